@@ -1,0 +1,32 @@
+"""Pure game engines: no I/O, no clock, no global random. See `protocol.Engine`."""
+
+from .errors import (
+    GameError,
+    GameOver,
+    IllegalMove,
+    InvalidRuleset,
+    MalformedMove,
+    NotYourTurn,
+    UnknownGame,
+)
+from .protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
+from .registry import available, get_engine
+
+__all__ = [
+    "JSON",
+    "Bot",
+    "Engine",
+    "GameError",
+    "GameOver",
+    "IllegalMove",
+    "InvalidRuleset",
+    "LegalMoves",
+    "MalformedMove",
+    "MoveInfo",
+    "NotYourTurn",
+    "Outcome",
+    "Ruleset",
+    "UnknownGame",
+    "available",
+    "get_engine",
+]

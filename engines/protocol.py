@@ -1,0 +1,236 @@
+"""The one engine protocol every game implements.
+
+An engine is a stateless object; a game's state is a separate value that the engine never mutates
+(every transition returns a new state), so the state after any prefix of moves can be kept, compared
+and replayed. Sequential games (Influence, Blending) take one seat's move at a time with `apply`;
+simultaneous games (Territory, Chemistry) collect one move per seat in `to_act` and resolve them with
+`apply_batch`. Moves travel as canonical text that `parse_move` reads back, or as JSON.
+
+Bots and renderers receive an observation (a JSON-compatible dict produced by `observe` or
+`spectate`), never the state, so they cannot see hidden information.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import IllegalMove, InvalidRuleset
+from .rng import Stream
+
+JSON = Any
+"""A JSON-compatible value (dict / list / str / int / float / bool / None)."""
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Ruleset(BaseModel):
+    """Base of every game's ruleset: frozen, unknown keys rejected."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """One entry of a seat's legal-move menu. Its number is its 1-based position in the menu."""
+
+    notation: str
+    description: str
+    kind: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"notation": self.notation, "description": self.description, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """A seat's menu. `complete` is False where legal moves combine (a Territory order set), in
+    which case `moves` lists the atoms and `hints` holds what is needed to combine them."""
+
+    moves: tuple[MoveInfo, ...]
+    complete: bool = True
+    hints: Mapping[str, JSON] = field(default_factory=dict)
+    instructions: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "details": dict(self.details),
+        }
+
+    @staticmethod
+    def from_scores(
+        scores: tuple[float, ...], reason: str, details: Mapping[str, JSON] | None = None
+    ) -> Outcome:
+        """Competition ranks (1 = best, ties share); winners are every seat ranked 1."""
+        ranks = tuple(1 + sum(1 for other in scores if other > mine) for mine in scores)
+        winners = tuple(i for i, rank in enumerate(ranks) if rank == 1)
+        return Outcome(scores, ranks, winners, reason, dict(details or {}))
+
+
+Bot = Callable[[Mapping[str, JSON], LegalMoves, Stream], str]
+"""A bot: (its seat's observation, its menu, a seeded stream) -> a move in canonical text.
+
+Bots are stateless: anything they remember must be in their observation. That keeps games
+deterministic across server restarts."""
+
+
+def canonical_json(value: JSON) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Engine(ABC, Generic[S, M]):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    simultaneous: ClassVar[bool]
+    ruleset_model: ClassVar[type[Ruleset]]
+    supports_talk: ClassVar[bool] = False
+    """True where talk is part of the game's state (caps, delivery next turn); otherwise the host
+    keeps talk as a chat beside the game."""
+
+    # ---- rulesets and setup -------------------------------------------------------------
+
+    def ruleset(self, overrides: Mapping[str, JSON] | None = None) -> Ruleset:
+        try:
+            return self.ruleset_model.model_validate(dict(overrides or {}))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            fields = ", ".join(sorted(self.ruleset_model.model_fields))
+            raise InvalidRuleset(
+                f"Invalid ruleset for {self.name}: {problems}.", allowed=f"fields {fields}"
+            ) from None
+
+    @abstractmethod
+    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]: ...
+
+    @abstractmethod
+    def ruleset_of(self, state: S) -> Ruleset:
+        """The ruleset a state was created with (every state carries it)."""
+
+    @abstractmethod
+    def new_game(self, ruleset: Ruleset, seed: int | str) -> S: ...
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """Seats that must act now: one for a sequential game, several for a simultaneous
+        decision, none when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> LegalMoves:
+        """Raises NotYourTurn / GameOver when the seat cannot act."""
+
+    @abstractmethod
+    def parse_move(self, state: S, seat: int, text: str) -> M:
+        """Reads canonical text (and reasonable variants). Raises MalformedMove."""
+
+    @abstractmethod
+    def move_from_json(self, state: S, seat: int, data: JSON) -> M:
+        """Reads the structured form. Raises MalformedMove."""
+
+    @abstractmethod
+    def move_text(self, move: M) -> str:
+        """The one canonical text form; `parse_move` reads it back to an equal move."""
+
+    @abstractmethod
+    def move_json(self, move: M) -> JSON: ...
+
+    def validate(self, state: S, seat: int, move: M) -> None:
+        """Raises IllegalMove / NotYourTurn if `move` would be rejected. Simultaneous games use
+        it at submission time, before the batch resolves."""
+        if self.simultaneous:
+            raise NotImplementedError
+        self.apply(state, seat, move)
+
+    # ---- transitions -----------------------------------------------------------------------
+
+    def apply(self, state: S, seat: int, move: M) -> S:
+        """Sequential games: apply one seat's move, returning a new state."""
+        raise IllegalMove(
+            f"{self.name} resolves all seats together.", allowed="submit through apply_batch"
+        )
+
+    def apply_batch(self, state: S, moves: Mapping[int, M]) -> S:
+        """Simultaneous games: resolve one move per seat in `to_act`, returning a new state."""
+        raise IllegalMove(f"{self.name} is sequential.", allowed="one move at a time via apply")
+
+    @abstractmethod
+    def default_move(self, state: S, seat: int, rejected: M | None = None) -> M:
+        """The move a seat gets on a deadline or after a second rejection (a fallback).
+        `rejected` is the last rejected attempt, for games that keep part of it (talk)."""
+
+    def talk(self, state: S, seat: int, text: str, to: tuple[int, ...] | None) -> S:
+        """Only for engines with `supports_talk`: queue a talk line inside the game state."""
+        raise IllegalMove(f"{self.name} keeps no talk in its state.")
+
+    @abstractmethod
+    def settle(self, state: S, reason: str) -> S:
+        """End the game now (host deadline, forfeit), scoring it as it stands."""
+
+    # ---- views -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def observe(self, state: S, seat: int) -> dict[str, JSON]:
+        """What `seat` may see, hidden information removed."""
+
+    @abstractmethod
+    def spectate(self, state: S, full: bool) -> dict[str, JSON]:
+        """A spectator's view. `full` adds hidden information (hands, private talk): the host
+        passes it once the game is over."""
+
+    @abstractmethod
+    def render(self, view: Mapping[str, JSON]) -> str:
+        """Readable text of an observation or a spectator view."""
+
+    def visible_move_text(self, move: M, mover: int, viewer: int | None) -> str | None:
+        """How an applied move reads in another seat's log (None: not shown to that viewer)."""
+        return self.move_text(move)
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game goes on."""
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, JSON]: ...
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, JSON]) -> S: ...
+
+    def digest(self, state: S) -> str:
+        return hashlib.sha256(canonical_json(self.state_to_json(state)).encode()).hexdigest()
+
+    # ---- bots and documents ----------------------------------------------------------------
+
+    @abstractmethod
+    def bots(self) -> Mapping[str, Bot]: ...
+
+    def rules_text(self) -> str:
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
