@@ -3,8 +3,8 @@
 An engine is a stateless object; a game's state is a separate value that the engine never mutates
 (every transition returns a new state), so the state after any prefix of moves can be kept, compared
 and replayed. Sequential games (Influence, Blending) take one seat's move at a time with `apply`;
-simultaneous games (Territory, Chemistry) collect one move per seat in `to_act` and resolve them with
-`apply_batch`. Moves travel as canonical text that `parse_move` reads back, or as JSON.
+simultaneous games (Territory, Chemistry) collect one move per seat in `to_act` and resolve them
+with `apply_batch`. Moves travel as canonical text that `parse_move` reads back, or as JSON.
 
 Bots and renderers receive an observation (a JSON-compatible dict produced by `observe` or
 `spectate`), never the state, so they cannot see hidden information.

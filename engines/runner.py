@@ -53,7 +53,9 @@ def play_bots(
             texts: dict[int, str] = {}
             for seat in seats:
                 obs: dict[str, JSON] = engine.observe(state, seat)
-                text = players[seat](obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision))
+                text = players[seat](
+                    obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision)
+                )
                 chosen[seat] = engine.parse_move(state, seat, text)
                 texts[seat] = engine.move_text(chosen[seat])
             state = engine.apply_batch(state, chosen)
@@ -62,7 +64,9 @@ def play_bots(
         else:
             seat = seats[0]
             obs = engine.observe(state, seat)
-            text = players[seat](obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision))
+            text = players[seat](
+                obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision)
+            )
             move = engine.parse_move(state, seat, text)
             state = engine.apply(state, seat, move)
             record.append((seat, engine.move_text(move)))

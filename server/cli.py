@@ -1,0 +1,148 @@
+"""The `cogs-arena` command: serve, demo, replay, score."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import __version__
+from .config import default_store_path, default_transcripts_dir
+
+
+def _add_store_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=None,
+        help="SQLite store file (default: $COGS_ARENA_STORE or the user data directory)",
+    )
+    parser.add_argument(
+        "--memory", action="store_true", help="keep games in memory only (lost on exit)"
+    )
+    parser.add_argument(
+        "--transcripts",
+        type=Path,
+        default=None,
+        help="transcripts directory (default: $COGS_ARENA_TRANSCRIPTS or beside the store)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cogs-arena", description="An MCP tool server where LLM agents play board games."
+    )
+    parser.add_argument("--version", action="version", version=f"cogs-arena {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the MCP server (stdio)")
+    _add_store_flags(serve)
+    serve.add_argument("--log-level", default="WARNING", help="stderr log level")
+
+    demo = sub.add_parser("demo", help="play a bot-vs-bot Influence game through MCP over stdio")
+    _add_store_flags(demo)
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--max-turns", type=int, default=100)
+
+    replay = sub.add_parser("replay", help="re-simulate transcripts and check every digest")
+    replay.add_argument("files", nargs="+", type=Path)
+
+    score = sub.add_parser("score", help="per seat-label results over transcripts")
+    score.add_argument("files", nargs="+", type=Path)
+    score.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    store = args.store if args.store is not None else default_store_path()
+    transcripts = (
+        args.transcripts
+        if args.transcripts is not None
+        else default_transcripts_dir(store if args.store is not None else None)
+    )
+    return store, transcripts
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .mcp_app import build_server
+    from .service import GameService
+    from .store import MemoryStore, SqliteStore, Store
+
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
+    store_path, transcripts = _paths(args)
+    store: Store = MemoryStore() if args.memory else SqliteStore(store_path)
+    service = GameService(store, transcripts)
+    server = build_server(service)
+    try:
+        server.run("stdio")
+    finally:
+        store.close()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import anyio
+
+    from .demo import run_demo
+
+    store_path, transcripts = _paths(args)
+    return anyio.run(run_demo, store_path, transcripts, args.seed, args.max_turns, args.memory)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from ..transcripts import replay
+
+    failed = 0
+    for path in args.files:
+        try:
+            report = replay(path)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"FAIL {path}: {exc}")
+            failed += 1
+            continue
+        status = "ok" if report.ok else "FAIL"
+        end = "finished" if report.finished else "unfinished"
+        print(f"{status} {path}: {report.game}, {report.transitions} transitions, {end}")
+        for problem in report.mismatches:
+            print(f"  {problem}")
+        failed += 0 if report.ok else 1
+    return 1 if failed else 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from ..transcripts import score_files
+
+    try:
+        rows = score_files(args.files)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows], indent=2))
+        return 0
+    header = f"{'label':40} {'games':>5} {'wins':>6} {'mean':>8} {'illegal':>7} {'fallbk':>6}"
+    print(header)
+    for r in rows:
+        print(
+            f"{r.label[:40]:40} {r.games:>5} {r.wins:>6.1f} {r.mean_score:>8.3f} "
+            f"{r.illegal:>7} {r.fallbacks:>6}"
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {
+        "serve": cmd_serve,
+        "demo": cmd_demo,
+        "replay": cmd_replay,
+        "score": cmd_score,
+    }
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

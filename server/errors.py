@@ -1,0 +1,25 @@
+"""Errors of the host (as opposed to the rules): unknown ids, bad credentials, bad arguments."""
+
+from __future__ import annotations
+
+from ..engines.errors import GameError
+
+
+class ServiceError(GameError):
+    code = "service_error"
+
+
+class UnknownGameId(ServiceError):
+    code = "unknown_game_id"
+
+
+class BadCredential(ServiceError):
+    code = "bad_credential"
+
+
+class BadArgument(ServiceError):
+    code = "bad_argument"
+
+
+class AlreadySubmitted(ServiceError):
+    code = "already_submitted"

@@ -1,0 +1,108 @@
+"""Typed results of the service's calls; the MCP adapter sends them as structured output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    summary: str
+    seats: list[str]
+    simultaneous: bool
+    bots: list[str]
+    default_bot: str
+    ruleset_defaults: dict[str, Any]
+
+
+class GameList(BaseModel):
+    games: list[GameInfo]
+
+
+class View(BaseModel):
+    game_id: str
+    game: str
+    seat: int | None
+    seat_name: str | None
+    status: str
+    your_turn: bool
+    to_act: list[str]
+    submitted: bool = False
+    decision: int
+    observation: dict[str, Any]
+    text: str
+    chat: list[str] = Field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    log_cursor: int = 0
+
+
+class NewGame(BaseModel):
+    game_id: str
+    seat: int
+    seat_name: str
+    credential: str
+    seed: int | str
+    transcript: str
+    seats: list[dict[str, Any]]
+    view: View
+
+
+class MenuEntry(BaseModel):
+    number: int
+    notation: str
+    description: str
+    kind: str
+
+
+class Menu(BaseModel):
+    game_id: str
+    seat: int
+    decision: int
+    complete: bool
+    total: int
+    matching: int
+    page: int
+    pages: int
+    kinds: list[str]
+    moves: list[MenuEntry]
+    hints: dict[str, Any]
+    instructions: str
+
+
+class Rejection(BaseModel):
+    index: int
+    move: str
+    reason: str
+    code: str
+
+
+class PlayResult(BaseModel):
+    game_id: str
+    accepted: list[str]
+    rejected: Rejection | None = None
+    fallback: str | None = None
+    submitted_waiting: bool = False
+    view: View
+
+
+class TalkResult(BaseModel):
+    game_id: str
+    delivered_to: list[str]
+    text: str
+    note: str
+
+
+class LogEvent(BaseModel):
+    seq: int
+    type: str
+    seat: str | None = None
+    text: str
+
+
+class LogResult(BaseModel):
+    game_id: str
+    events: list[LogEvent]
+    cursor: int
