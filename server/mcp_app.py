@@ -185,8 +185,40 @@ def build_server(service: GameService) -> MCPServer:
         )
         text = (
             f"game_id: {result.game_id}\ncredential: {result.credential}\n"
-            f"You are {result.seat_name} (seat {result.seat}); seed {result.seed}.\n\n"
+            f"You are {result.seat_name} (seat {result.seat}); seed {result.seed}.\n"
+            + "".join(f"Invitation for {n}: {c}\n" for n, c in result.invitations.items())
+            + "\n"
             + result.view.text
+        )
+        return _result(result, text)
+
+    @mcp.tool(annotations=ACTING)
+    @_tool_errors
+    def join_game(
+        invitation: Annotated[
+            str, Field(description="An invitation code from new_game.", max_length=MAX_ID_CHARS)
+        ],
+        model: Annotated[
+            str | None, Field(description="Label of the model playing.", max_length=MAX_LABEL_CHARS)
+        ] = None,
+        prompt: Annotated[
+            str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
+        ] = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, NewGame]:
+        """Take the open seat an invitation names (an invitation works once). Returns the
+        game_id, your seat's credential and your first view."""
+        client_name, client_version = _client_info(ctx)
+        result = service.join_game(
+            invitation,
+            client_name=client_name,
+            client_version=client_version,
+            model=model,
+            prompt=prompt,
+        )
+        text = (
+            f"game_id: {result.game_id}\ncredential: {result.credential}\n"
+            f"You are {result.seat_name} (seat {result.seat}).\n\n" + result.view.text
         )
         return _result(result, text)
 

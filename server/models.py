@@ -48,6 +48,9 @@ class NewGame(BaseModel):
     transcript: str
     seats: list[dict[str, Any]]
     view: View
+    invitations: dict[str, str] = Field(default_factory=dict)
+    """Open seat name -> invitation code (works once, with join_game)."""
+    spectator_code: str | None = None
 
 
 class MenuEntry(BaseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -37,6 +38,8 @@ from .models import (
 from .records import GameRecord, SeatRecord
 from .store import Store
 
+log = logging.getLogger("cogs_arena.service")
+
 MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
 MAX_WHY_CHARS = 2000
@@ -44,6 +47,7 @@ MAX_TALK_CHARS = 1000
 MAX_LABEL_CHARS = 200
 MAX_ID_CHARS = 100
 CHAT_IN_VIEW = 10
+OPEN_SEAT = "open"
 Event = dict[str, Any]
 
 
@@ -171,7 +175,8 @@ class GameService:
         for name in _ENGINES:
             try:
                 engine = get_engine(name)
-            except GameError:
+            except (GameError, ImportError):
+                log.exception("game %s is registered but cannot be loaded", name)
                 continue
             ruleset = engine.ruleset()
             infos.append(
@@ -238,9 +243,18 @@ class GameService:
                         prompt_label=prompt,
                     )
                 )
+            elif bot_names[index] == OPEN_SEAT:
+                seats.append(SeatRecord(index=index, name=name, kind="open"))
             else:
                 seats.append(SeatRecord(index=index, name=name, kind="bot", bot=bot_names[index]))
         game_id = secrets.token_hex(8)
+        invitations: dict[str, str] = {}
+        for seat_rec in seats:
+            if seat_rec.kind == "open":
+                code = f"{game_id}.{new_secret()}"
+                seat_rec.invitation_hash = hash_secret(code)
+                invitations[seat_rec.name] = code
+        spectator_code = f"{game_id}.{new_secret()}"
         path = self.transcripts_dir / f"{game}-{game_id}.jsonl"
         record = GameRecord(
             game_id=game_id,
@@ -253,6 +267,8 @@ class GameService:
             created=now,
             updated=now,
             decision_started=now,
+            status="waiting" if invitations else "active",
+            spectator_hash=hash_secret(spectator_code),
         )
         session = Session(record, engine, state)
         header: Event = {
@@ -281,6 +297,8 @@ class GameService:
             transcript=str(path),
             seats=[{"index": s.index, "name": s.name, "player": s.player()} for s in seats],
             view=view,
+            invitations=invitations,
+            spectator_code=spectator_code,
         )
 
     @staticmethod
@@ -318,9 +336,77 @@ class GameService:
                     + ")",
                 )
         for name in chosen:
-            if name not in table:
-                raise BadArgument(f"Unknown bot {name!r}.", allowed=", ".join(table))
+            if name not in table and name != OPEN_SEAT:
+                raise BadArgument(
+                    f"Unknown bot {name!r}.",
+                    allowed=", ".join(table) + f", or {OPEN_SEAT!r} to invite another client",
+                )
         return dict(zip(others, chosen, strict=True))
+
+    def join_game(
+        self,
+        invitation: str,
+        *,
+        client_name: str | None = None,
+        client_version: str | None = None,
+        model: str | None = None,
+        prompt: str | None = None,
+    ) -> NewGame:
+        """Takes the open seat an invitation names; an invitation works once."""
+        check_length("invitation", invitation, MAX_ID_CHARS)
+        for name, value in (("model", model), ("prompt", prompt)):
+            check_length(name, value, MAX_LABEL_CHARS)
+        game_id = invitation.split(".", 1)[0]
+        bad = BadCredential(
+            "That invitation is not valid (unknown, or already used).",
+            allowed="an unused invitation code from new_game",
+        )
+        try:
+            session = self._session(game_id)
+        except UnknownGameId:
+            raise bad from None
+        with session.lock:
+            record = session.record
+            digest = hash_secret(invitation)
+            seat_rec = next(
+                (
+                    s
+                    for s in record.seats
+                    if s.invitation_hash and hmac.compare_digest(s.invitation_hash, digest)
+                ),
+                None,
+            )
+            if seat_rec is None or seat_rec.kind != "open" or record.status == "over":
+                raise bad
+            credential = new_secret()
+            seat_rec.kind = "llm"
+            seat_rec.invitation_hash = None
+            seat_rec.credential_hash = hash_secret(credential)
+            seat_rec.client_name = client_name
+            seat_rec.client_version = client_version
+            seat_rec.model_label = model
+            seat_rec.prompt_label = prompt
+            events: list[Event] = [
+                {"type": "join", "seat": seat_rec.index, "player": seat_rec.player()}
+            ]
+            if record.status == "waiting" and all(s.kind != "open" for s in record.seats):
+                record.status = "active"
+                record.decision_started = self.clock()
+            self._advance(session, events)
+            view = self._view(session, seat_rec.index, events)
+            self._commit(session, events)
+            return NewGame(
+                game_id=game_id,
+                seat=seat_rec.index,
+                seat_name=seat_rec.name,
+                credential=credential,
+                seed=record.seed,
+                transcript=record.transcript_path,
+                seats=[
+                    {"index": s.index, "name": s.name, "player": s.player()} for s in record.seats
+                ],
+                view=view,
+            )
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -577,6 +663,12 @@ class GameService:
 
     def _check_can_act(self, session: Session, seat: int) -> None:
         record, engine = session.record, session.engine
+        if record.status == "waiting":
+            open_seats = ", ".join(s.name for s in record.seats if s.kind == "open")
+            raise NotYourTurn(
+                f"The game waits for invited seats to join: {open_seats}.",
+                allowed="show, log, talk until every seat has joined",
+            )
         to_act = engine.to_act(session.state)
         if not to_act:
             raise GameOver("The game is over.", allowed="show or log to read the result")
@@ -687,6 +779,8 @@ class GameService:
     def _advance(self, session: Session, events: list[Event]) -> None:
         """Lets bots act until a non-bot seat must decide or the game ends."""
         engine, record = session.engine, session.record
+        if record.status == "waiting":
+            return
         while True:
             to_act = engine.to_act(session.state)
             if not to_act:
@@ -785,15 +879,19 @@ class GameService:
         chat = self._chat_for(session, seat)
         text = self._view_text(session, seat, engine.render(observation), to_act, chat)
         if record.seats[seat].kind != "bot":
-            events.append(
-                {
-                    "type": "view",
-                    "seat": seat,
-                    "decision": record.decision,
-                    "text": text,
-                    "audience": [seat],
-                }
-            )
+            event = {
+                "type": "view",
+                "seat": seat,
+                "decision": record.decision,
+                "text": text,
+                "audience": [seat],
+            }
+            # The footer closes the transcript: the view that ends the game goes before it, and
+            # views read after the end are not recorded.
+            if record.status != "over":
+                events.append(event)
+            elif events and events[-1]["type"] == "footer":
+                events.insert(len(events) - 1, event)
         return View(
             game_id=record.game_id,
             game=record.game,
@@ -946,7 +1044,10 @@ def _rejection_error(rejection: Rejection, *, retry_left: bool) -> GameError:
     prefix = (
         f"Move {rejection.index + 1} ({rejection.move!r}) rejected: " if rejection.index else ""
     )
-    return cls(prefix + rejection.reason + suffix)
+    reason = rejection.reason.rstrip()
+    if not reason.endswith((".", "!", "?")):
+        reason += "."
+    return cls(prefix + reason + suffix)
 
 
 def seat_index(names: Sequence[str], seat: int | str) -> int:

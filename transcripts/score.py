@@ -53,7 +53,10 @@ def score_files(paths: Iterable[str | Path]) -> list[LabelScore]:
     for path in paths:
         events = read_transcript(path)
         header, footer = events[0], events[-1]
-        seats = header["seats"]
+        seats = [dict(seat) for seat in header["seats"]]
+        for event in events:
+            if event.get("type") == "join":
+                seats[event["seat"]]["player"] = event["player"]
         labels = [f"{header['game']}:" + seat_label(s) for s in seats]
         per_label_game: dict[str, bool] = defaultdict(bool)
         for index, label in enumerate(labels):
