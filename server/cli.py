@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,34 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_http_flags(parser: argparse.ArgumentParser) -> None:
+    from .http import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT
+
+    parser.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (default), or http: Streamable HTTP at /mcp and legacy SSE at /sse at once",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"HTTP bind address ({DEFAULT_HOST})")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"HTTP port ({DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--auth-token",
+        default=None,
+        help=f"require 'Authorization: Bearer <token>' on HTTP (default: ${AUTH_TOKEN_ENV}; "
+        "prefer the variable, a flag shows in the process list); needed beyond loopback",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser Origin (scheme://host:port) allowed besides loopback; repeatable",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cogs-arena", description="An MCP tool server where LLM agents play board games."
@@ -38,9 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cogs-arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the MCP server (stdio)")
+    serve = sub.add_parser("serve", help="run the MCP server (stdio, or HTTP)")
     _add_store_flags(serve)
     serve.add_argument("--log-level", default="WARNING", help="stderr log level")
+    _add_http_flags(serve)
 
     demo = sub.add_parser("demo", help="play a bot-vs-bot Influence game through MCP over stdio")
     _add_store_flags(demo)
@@ -67,18 +97,37 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .http import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, serve_http
     from .mcp_app import build_server
     from .service import GameService
     from .store import MemoryStore, SqliteStore, Store
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
+    options = HttpOptions(
+        host=args.host,
+        port=args.port,
+        auth_token=args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None,
+        allowed_origins=tuple(args.allow_origin),
+    )
+    if args.transport == "http":
+        try:  # before opening the store: a refused start must leave nothing behind
+            check_bind(options)
+        except BindRefused as exc:
+            print(f"cogs-arena serve: {exc}", file=sys.stderr)
+            return 2
     store_path, transcripts = _paths(args)
     store: Store = MemoryStore() if args.memory else SqliteStore(store_path)
     service = GameService(store, transcripts)
     server = build_server(service)
+    # Deadlines and join timeouts need a clock that runs while nobody calls.
+    stop_ticker = service.start_ticker()
     try:
-        server.run("stdio")
+        if args.transport == "http":
+            serve_http(server, options, args.log_level)
+        else:
+            server.run("stdio")
     finally:
+        stop_ticker.set()
         store.close()
     return 0
 

@@ -23,3 +23,9 @@ class BadArgument(ServiceError):
 
 class AlreadySubmitted(ServiceError):
     code = "already_submitted"
+
+
+class StaleDecision(ServiceError):
+    """The caller acted on a decision the game has already left (another call won the race)."""
+
+    code = "stale_decision"

@@ -3,13 +3,18 @@ readable text block. Every game error becomes a tool error result the model can 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, ParamSpec, TypeVar
 
+import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.subscriptions import ResourceUpdated
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -17,7 +22,7 @@ from .. import __version__
 from ..engines import GameError, get_engine
 from ..engines.registry import _ENGINES
 from ..prompts import seat_prompt
-from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View
+from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from .service import (
     MAX_ID_CHARS,
     MAX_LABEL_CHARS,
@@ -28,6 +33,11 @@ from .service import (
     GameService,
     Submission,
 )
+from .waiters import WaiterHub
+
+WAIT_DEFAULT = 25.0
+WAIT_MAX = 50.0
+PROGRESS_EVERY = 5.0
 
 log = logging.getLogger("cogs_arena.server")
 
@@ -110,6 +120,21 @@ def _play_text(result: PlayResult) -> str:
     return "\n".join(lines)
 
 
+def _wait_text(result: WaitResult) -> str:
+    head = {
+        "your_turn": "It is your turn.",
+        "game_over": "The game is over.",
+        "events": "New events:",
+        "timeout": "Nothing yet; call wait again.",
+    }[result.reason]
+    lines = [head]
+    lines.extend(
+        f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events
+    )
+    lines.append(f"(cursor {result.cursor}; decision {result.decision})")
+    return "\n".join(lines)
+
+
 def _log_text(result: LogResult) -> str:
     if not result.events:
         return f"No new events (cursor {result.cursor})."
@@ -118,14 +143,23 @@ def _log_text(result: LogResult) -> str:
     return "\n".join(lines)
 
 
-def build_server(service: GameService) -> MCPServer:
-    mcp = MCPServer(
+def build_server(service: GameService) -> MCPServer[Any]:
+    hub = WaiterHub()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
+        hub.bind()
+        yield
+
+    mcp: MCPServer[Any] = MCPServer(
         "cogs-arena",
         title="cogs-arena",
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
+        lifespan=lifespan,
     )
+    service.add_listener(hub.notify)
 
     @mcp.tool(annotations=READ_ONLY)
     def ping() -> str:
@@ -167,6 +201,16 @@ def build_server(service: GameService) -> MCPServer:
         prompt: Annotated[
             str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
         ] = None,
+        deadline_seconds: Annotated[
+            float | None,
+            Field(description="Seconds each seat has per decision (default: server's; off).", gt=0),
+        ] = None,
+        join_timeout: Annotated[
+            float | None, Field(description="Seconds invited seats have to join.", gt=0)
+        ] = None,
+        time_limit: Annotated[
+            float | None, Field(description="Seconds before the whole game is settled.", gt=0)
+        ] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, NewGame]:
         """Start a game: you take one seat, bots take the others. Returns game_id and your
@@ -182,6 +226,9 @@ def build_server(service: GameService) -> MCPServer:
             client_version=client_version,
             model=model,
             prompt=prompt,
+            deadline_seconds=deadline_seconds,
+            join_timeout=join_timeout,
+            time_limit=time_limit,
         )
         text = (
             f"game_id: {result.game_id}\ncredential: {result.credential}\n"
@@ -273,6 +320,17 @@ def build_server(service: GameService) -> MCPServer:
             str | None,
             Field(description="Your reasoning, kept in the transcript.", max_length=MAX_WHY_CHARS),
         ] = None,
+        request_id: Annotated[
+            str | None,
+            Field(
+                description="Your id for this call: a retry with the same id is not applied twice.",
+                max_length=MAX_ID_CHARS,
+            ),
+        ] = None,
+        decision: Annotated[
+            int | None,
+            Field(description="The view's decision number you are answering (optional guard)."),
+        ] = None,
     ) -> Annotated[CallToolResult, PlayResult]:
         """Play: give exactly one of move, number, moves or structured. A rejected move returns
         the reason; you may try once more, then the default move is played for you."""
@@ -281,6 +339,8 @@ def build_server(service: GameService) -> MCPServer:
             credential,
             Submission(move=move, number=number, moves=moves, structured=structured),
             why=why,
+            request_id=request_id,
+            expect_decision=decision,
         )
         return _result(result, _play_text(result))
 
@@ -311,6 +371,57 @@ def build_server(service: GameService) -> MCPServer:
         result = service.log(game_id, credential, after=after, limit=limit)
         return _result(result, _log_text(result))
 
+    @mcp.tool(annotations=READ_ONLY)
+    async def wait(
+        game_id: GameId,
+        credential: Credential,
+        after: Annotated[int, Field(ge=0, description="Cursor from a view or a log.")] = 0,
+        timeout: Annotated[
+            float, Field(gt=0, le=WAIT_MAX, description="Seconds to wait at most (<= 50).")
+        ] = WAIT_DEFAULT,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, WaitResult]:
+        """Wait until you must act, the game ends, or events you may see arrive after the
+        cursor; otherwise return after `timeout` seconds with reason 'timeout'."""
+        hub.bind()
+        started = time.monotonic()
+        last_progress = started
+        while True:
+            try:
+                result = await anyio.to_thread.run_sync(service.poll, game_id, credential, after)
+            except GameError as exc:
+                raise ToolError(f"[{exc.code}] {exc}") from None
+            now = time.monotonic()
+            remaining = timeout - (now - started)
+            if result.ready or remaining <= 0:
+                return _result(result, _wait_text(result))
+            if ctx is not None and now - last_progress >= PROGRESS_EVERY:
+                last_progress = now
+                await ctx.report_progress(now - started, timeout, "waiting for the other seats")
+            # Deadlines move games on without any call: look again at least every second.
+            await hub.sleep_until_change(game_id, min(remaining, 1.0, PROGRESS_EVERY))
+
+    @mcp.tool(annotations=READ_ONLY)
+    @_tool_errors
+    def spectate(
+        spectator_code: Annotated[
+            str, Field(description="A spectator code from new_game.", max_length=MAX_ID_CHARS)
+        ],
+    ) -> Annotated[CallToolResult, View]:
+        """A read-only view of a game: no hand, no private talk until the game is over."""
+        view = service.spectate_with_code(spectator_code)
+        return _result(view, view.text)
+
+    publishing: set[asyncio.Task[None]] = set()
+
+    def resource_updated(game_id: str) -> None:
+        uri = f"cogs-arena://games/{game_id}/spectator"
+        task = asyncio.ensure_future(mcp._subscriptions.publish(ResourceUpdated(uri=uri)))
+        publishing.add(task)
+        task.add_done_callback(publishing.discard)
+
+    hub.on_change.append(resource_updated)
+
     for name in _ENGINES:
         _register_game_documents(mcp, name)
 
@@ -329,7 +440,7 @@ def build_server(service: GameService) -> MCPServer:
     return mcp
 
 
-def _register_game_documents(mcp: MCPServer, name: str) -> None:
+def _register_game_documents(mcp: MCPServer[Any], name: str) -> None:
     try:
         engine = get_engine(name)
     except (GameError, ImportError):

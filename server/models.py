@@ -88,6 +88,8 @@ class PlayResult(BaseModel):
     rejected: Rejection | None = None
     fallback: str | None = None
     submitted_waiting: bool = False
+    replayed: bool = False
+    """True when this answers a request id seen before: nothing was applied again."""
     view: View
 
 
@@ -107,5 +109,17 @@ class LogEvent(BaseModel):
 
 class LogResult(BaseModel):
     game_id: str
+    events: list[LogEvent]
+    cursor: int
+
+
+class WaitResult(BaseModel):
+    game_id: str
+    ready: bool
+    reason: str
+    """your_turn, game_over, events, or timeout."""
+    your_turn: bool
+    status: str
+    decision: int
     events: list[LogEvent]
     cursor: int

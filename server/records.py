@@ -37,6 +37,12 @@ class SeatRecord(BaseModel):
     counters: SeatCounters = Field(default_factory=SeatCounters)
     rejections_this_decision: int = 0
     absent: bool = False
+    """Missed 3 deadlines in a row (or never joined): defaulted at once until it acts again."""
+    consecutive_missed: int = 0
+    invited: bool = False
+    request_results: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """The last few `play` results by client request id, so a retried call is not applied
+    twice."""
 
     def player(self) -> dict[str, Any]:
         """Who plays the seat, as the transcript header records it."""

@@ -21,7 +21,7 @@ from ..engines.registry import _ENGINES, get_engine
 from ..engines.runner import bot_stream
 from ..transcripts.format import SCHEMA_VERSION
 from ..transcripts.io import TranscriptFile
-from .errors import AlreadySubmitted, BadArgument, BadCredential, UnknownGameId
+from .errors import AlreadySubmitted, BadArgument, BadCredential, StaleDecision, UnknownGameId
 from .models import (
     GameInfo,
     GameList,
@@ -34,6 +34,7 @@ from .models import (
     Rejection,
     TalkResult,
     View,
+    WaitResult,
 )
 from .records import GameRecord, SeatRecord
 from .store import Store
@@ -47,6 +48,8 @@ MAX_TALK_CHARS = 1000
 MAX_LABEL_CHARS = 200
 MAX_ID_CHARS = 100
 CHAT_IN_VIEW = 10
+REQUEST_IDS_KEPT = 16
+ABSENT_AFTER_MISSES = 3
 OPEN_SEAT = "open"
 Event = dict[str, Any]
 
@@ -127,13 +130,23 @@ class GameService:
         transcripts_dir: str | Path,
         *,
         clock: Callable[[], float] = time.time,
+        default_deadline: float | None = None,
+        default_join_timeout: float = 300.0,
     ) -> None:
         self.store = store
         self.transcripts_dir = Path(transcripts_dir)
         self.clock = clock
+        self.default_deadline = default_deadline
+        self.default_join_timeout = default_join_timeout
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[str], None]] = []
         self.resume()
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        """`listener(game_id)` is called after every write to a game (from the writing
+        thread), so adapters can wake waiters and notify subscribers."""
+        self._listeners.append(listener)
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -144,6 +157,8 @@ class GameService:
             session = self._session(game_id)
             with session.lock:
                 self._reconcile_transcript(session)
+                # Deadlines restart: nobody should be defaulted for the time the server was down.
+                session.record.decision_started = self.clock()
             count += 1
         return count
 
@@ -207,8 +222,18 @@ class GameService:
         client_version: str | None = None,
         model: str | None = None,
         prompt: str | None = None,
+        deadline_seconds: float | None = None,
+        join_timeout: float | None = None,
+        time_limit: float | None = None,
     ) -> NewGame:
         check_length("game", game, MAX_ID_CHARS)
+        for name, number in (
+            ("deadline_seconds", deadline_seconds),
+            ("join_timeout", join_timeout),
+            ("time_limit", time_limit),
+        ):
+            if number is not None and not 0 < number <= 30 * 24 * 3600:
+                raise BadArgument(f"{name}={number}.", allowed="seconds, > 0 and <= 30 days")
         for name, value in (
             ("client_name", client_name),
             ("client_version", client_version),
@@ -252,6 +277,7 @@ class GameService:
         for seat_rec in seats:
             if seat_rec.kind == "open":
                 code = f"{game_id}.{new_secret()}"
+                seat_rec.invited = True
                 seat_rec.invitation_hash = hash_secret(code)
                 invitations[seat_rec.name] = code
         spectator_code = f"{game_id}.{new_secret()}"
@@ -269,6 +295,11 @@ class GameService:
             decision_started=now,
             status="waiting" if invitations else "active",
             spectator_hash=hash_secret(spectator_code),
+            deadline_seconds=deadline_seconds if deadline_seconds else self.default_deadline,
+            join_deadline=(
+                now + (join_timeout or self.default_join_timeout) if invitations else None
+            ),
+            game_deadline=now + time_limit if time_limit else None,
         )
         session = Session(record, engine, state)
         header: Event = {
@@ -380,6 +411,7 @@ class GameService:
                 raise bad
             credential = new_secret()
             seat_rec.kind = "llm"
+            seat_rec.absent = False
             seat_rec.invitation_hash = None
             seat_rec.credential_hash = hash_secret(credential)
             seat_rec.client_name = client_name
@@ -414,6 +446,7 @@ class GameService:
         session = self._session(game_id)
         with session.lock:
             seat = self._authenticate(session, credential)
+            self._enforce(session)
             events: list[Event] = []
             view = self._view(session, seat, events)
             self._commit(session, events)
@@ -438,6 +471,7 @@ class GameService:
         session = self._session(game_id)
         with session.lock:
             seat = self._authenticate(session, credential)
+            self._enforce(session)
             menu = self._menu(session, seat)
             entries = [
                 MenuEntry(number=i + 1, notation=m.notation, description=m.description, kind=m.kind)
@@ -501,74 +535,116 @@ class GameService:
         submission: Submission,
         *,
         why: str | None = None,
+        request_id: str | None = None,
+        expect_decision: int | None = None,
     ) -> PlayResult:
         check_length("why", why, MAX_WHY_CHARS)
+        check_length("request_id", request_id, MAX_ID_CHARS)
         items = submission.items()
         session = self._session(game_id)
         with session.lock:
             started = time.perf_counter()
             seat = self._authenticate(session, credential)
-            record, engine = session.record, session.engine
+            record = session.record
             seat_rec = record.seats[seat]
-            seat_rec.counters.attempts += 1
-            seat_rec.absent = False
-            args = {k: v for k, v in (("why", why),) if v is not None}
-            args.update({k: v for k, v in submission.__dict__.items() if v is not None})
-            events: list[Event] = []
-            accepted: list[str] = []
-            rejection: Rejection | None = None
-            fallback: str | None = None
+            if request_id is not None and request_id in seat_rec.request_results:
+                return _replay_result(seat_rec.request_results[request_id])
+            self._enforce(session)
+            if expect_decision is not None and expect_decision != record.decision:
+                raise StaleDecision(
+                    f"The game has moved on: it is at decision {record.decision}, your call was "
+                    f"for decision {expect_decision}. Nothing was applied.",
+                    allowed="show, then play again with the current decision",
+                )
+            try:
+                result = self._play_locked(session, seat, items, submission, why, started)
+            except GameError as exc:
+                self._remember(session, seat, request_id, {"error": [exc.code, str(exc)]})
+                raise
+            self._remember(session, seat, request_id, {"result": result.model_dump(mode="json")})
+            return result
+
+    def _remember(
+        self, session: Session, seat: int, request_id: str | None, outcome: dict[str, Any]
+    ) -> None:
+        if request_id is None:
+            return
+        results = session.record.seats[seat].request_results
+        results[request_id] = outcome
+        while len(results) > REQUEST_IDS_KEPT:
+            del results[next(iter(results))]
+        self.store.commit(session.record, [])
+
+    def _play_locked(
+        self,
+        session: Session,
+        seat: int,
+        items: list[tuple[str, Any]],
+        submission: Submission,
+        why: str | None,
+        started: float,
+    ) -> PlayResult:
+        record, engine = session.record, session.engine
+        game_id = record.game_id
+        seat_rec = record.seats[seat]
+        seat_rec.counters.attempts += 1
+        seat_rec.absent = False
+        seat_rec.consecutive_missed = 0
+        args = {k: v for k, v in (("why", why),) if v is not None}
+        args.update({k: v for k, v in submission.__dict__.items() if v is not None})
+        events: list[Event] = []
+        accepted: list[str] = []
+        rejection: Rejection | None = None
+        fallback: str | None = None
+        try:
+            self._check_can_act(session, seat)
+        except GameError as exc:
+            seat_rec.counters.out_of_turn += 1
+            events.append(self._play_event(seat, args, [], exc, started))
+            self._commit(session, events)
+            raise
+        last_bad: Any = None
+        applied: list[Event] = []
+        for index, (form, value) in enumerate(items):
+            parsed: Any = None
             try:
                 self._check_can_act(session, seat)
+                parsed = self._read_move(session, seat, form, value)
+                text = engine.move_text(parsed)
+                if engine.simultaneous:
+                    engine.validate(session.state, seat, parsed)
+                    record.pending[seat] = text
+                else:
+                    self._apply(session, seat, parsed, applied)
+                accepted.append(text)
             except GameError as exc:
-                seat_rec.counters.out_of_turn += 1
-                events.append(self._play_event(seat, args, [], exc, started))
-                self._commit(session, events)
-                raise
-            last_bad: Any = None
-            applied: list[Event] = []
-            for index, (form, value) in enumerate(items):
-                parsed: Any = None
-                try:
-                    self._check_can_act(session, seat)
-                    parsed = self._read_move(session, seat, form, value)
-                    text = engine.move_text(parsed)
-                    if engine.simultaneous:
-                        engine.validate(session.state, seat, parsed)
-                        record.pending[seat] = text
-                    else:
-                        self._apply(session, seat, parsed, applied)
-                    accepted.append(text)
-                except GameError as exc:
-                    shown = value if isinstance(value, str) else repr(value)
-                    rejection = Rejection(
-                        index=index, move=shown[:200], reason=str(exc), code=exc.code
-                    )
-                    last_bad = parsed
-                    break
-            events.append(self._play_event(seat, args, accepted, rejection, started))
-            events.extend(applied)
-            if rejection is not None:
-                seat_rec.counters.rejected += 1
-                if rejection.code != NotYourTurn.code:
-                    seat_rec.rejections_this_decision += 1
-                if seat_rec.rejections_this_decision >= 2 and seat in engine.to_act(session.state):
-                    fallback = self._fallback(session, seat, "second_rejection", last_bad, events)
-            seat_rec.counters.accepted += len(accepted)
-            if accepted or fallback:
-                self._advance(session, events)
-            view = self._view(session, seat, events)
-            self._commit(session, events)
-            if rejection is not None and not accepted and fallback is None:
-                raise _rejection_error(rejection, retry_left=True)
-            return PlayResult(
-                game_id=game_id,
-                accepted=accepted,
-                rejected=rejection,
-                fallback=fallback,
-                submitted_waiting=engine.simultaneous and seat in record.pending,
-                view=view,
-            )
+                shown = value if isinstance(value, str) else repr(value)
+                rejection = Rejection(index=index, move=shown[:200], reason=str(exc), code=exc.code)
+                last_bad = parsed
+                break
+        events.append(self._play_event(seat, args, accepted, rejection, started))
+        events.extend(applied)
+        if rejection is not None:
+            seat_rec.counters.rejected += 1
+            if rejection.code != NotYourTurn.code:
+                seat_rec.rejections_this_decision += 1
+            if seat_rec.rejections_this_decision >= 2 and seat in engine.to_act(session.state):
+                fallback = self._fallback(session, seat, "second_rejection", last_bad, events)
+        seat_rec.counters.accepted += len(accepted)
+        if accepted or fallback:
+            self._advance(session, events)
+        view = self._view(session, seat, events)
+        self._commit(session, events)
+        if rejection is not None and not accepted and fallback is None:
+            raise _rejection_error(rejection, retry_left=True)
+        return PlayResult(
+            game_id=game_id,
+            accepted=accepted,
+            rejected=rejection,
+            fallback=fallback,
+            submitted_waiting=engine.simultaneous and seat in record.pending,
+            view=view,
+        )
 
     def talk(
         self, game_id: str, credential: str, text: str, *, to: Sequence[str] | None = None
@@ -625,23 +701,155 @@ class GameService:
 
     def settle(self, game_id: str, reason: str) -> View:
         """Host action: end the game now (deadline, forfeit)."""
+        check_length("reason", reason, MAX_ID_CHARS)
         session = self._session(game_id)
         with session.lock:
             events: list[Event] = []
-            if session.record.status != "over":
-                session.state = session.engine.settle(session.state, reason)
-                events.append(
-                    {
-                        "type": "apply",
-                        "kind": "settle",
-                        "reason": reason,
-                        "digest": session.engine.digest(session.state),
-                        "decision": session.record.decision,
-                    }
-                )
-                session.record.decision += 1
-                self._advance(session, events)
+            self._settle_locked(session, reason, events)
             self._commit(session, events)
+            return self._spectator_view(session)
+
+    def _settle_locked(self, session: Session, reason: str, events: list[Event]) -> None:
+        if session.record.status == "over":
+            return
+        session.record.status = "active"  # a waiting game that ends still gets its footer
+        session.state = session.engine.settle(session.state, reason)
+        events.append(
+            {
+                "type": "apply",
+                "kind": "settle",
+                "reason": reason,
+                "digest": session.engine.digest(session.state),
+                "decision": session.record.decision,
+            }
+        )
+        session.record.pending = {}
+        self._next_decision(session)
+        self._advance(session, events)
+
+    # ---- time: deadlines, absent seats, join timeouts, game time limits ----------------------
+
+    def tick(self) -> int:
+        """Applies every deadline that has passed; returns how many games changed. The server
+        calls it about once a second; tests call it after moving a fake clock."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+        changed = 0
+        for session in sessions:
+            with session.lock:
+                if session.record.status != "over" and self._enforce(session):
+                    changed += 1
+        return changed
+
+    def start_ticker(self, interval: float = 1.0) -> threading.Event:
+        """Runs `tick` on a daemon thread until the returned event is set."""
+        stop = threading.Event()
+
+        def run() -> None:
+            while not stop.wait(interval):
+                try:
+                    self.tick()
+                except Exception:  # a failing tick must not stop the clock for other games
+                    log.exception("deadline tick failed")
+
+        threading.Thread(target=run, name="cogs-arena-ticker", daemon=True).start()
+        return stop
+
+    def _enforce(self, session: Session) -> bool:
+        record, engine = session.record, session.engine
+        now = self.clock()
+        events: list[Event] = []
+        if record.status == "waiting" and record.join_deadline and now >= record.join_deadline:
+            empty = [s for s in record.seats if s.kind == "open"]
+            if not any(s.invited and s.kind == "llm" for s in record.seats):
+                events.append({"type": "join_timeout", "result": "forfeit"})
+                self._settle_locked(session, "forfeit", events)
+            else:
+                for open_seat in empty:
+                    open_seat.absent = True
+                record.status = "active"
+                record.decision_started = now
+                events.append(
+                    {"type": "join_timeout", "result": "start", "absent": [s.index for s in empty]}
+                )
+                self._advance(session, events)
+        if record.status == "active" and record.game_deadline and now >= record.game_deadline:
+            self._settle_locked(session, "deadline", events)
+        if (
+            record.status == "active"
+            and record.deadline_seconds
+            and now >= record.decision_started + record.deadline_seconds
+        ):
+            late = [
+                seat
+                for seat in engine.to_act(session.state)
+                if record.seats[seat].kind != "bot" and seat not in record.pending
+            ]
+            for seat in late[: None if engine.simultaneous else 1]:
+                rec = record.seats[seat]
+                rec.counters.missed_deadlines += 1
+                rec.consecutive_missed += 1
+                self._fallback(session, seat, "deadline", None, events)
+                if rec.consecutive_missed >= ABSENT_AFTER_MISSES and not rec.absent:
+                    rec.absent = True
+                    events.append({"type": "absent", "seat": seat})
+            self._advance(session, events)
+        if events:
+            self._commit(session, events)
+        return bool(events)
+
+    # ---- waiting -----------------------------------------------------------------------------
+
+    def poll(self, game_id: str, credential: str, after: int = 0) -> WaitResult:
+        """What `wait` reports, without waiting: ready when the seat must act, the game is over,
+        or events the seat may see arrived after `after`."""
+        if after < 0:
+            raise BadArgument(f"after={after}.", allowed="a cursor >= 0")
+        session = self._session(game_id)
+        with session.lock:
+            seat = self._authenticate(session, credential)
+            self._enforce(session)
+            record = session.record
+            to_act = session.engine.to_act(session.state)
+            your_turn = record.status == "active" and seat in to_act and seat not in record.pending
+            items: list[LogEvent] = []
+            if record.event_count > after:
+                for event in self.store.events(game_id, after):
+                    item = self._log_item(session, event, seat)
+                    if item is not None:
+                        items.append(item)
+            reason = (
+                "game_over"
+                if record.status == "over"
+                else "your_turn"
+                if your_turn
+                else "events"
+                if items
+                else None
+            )
+            return WaitResult(
+                game_id=game_id,
+                ready=reason is not None,
+                reason=reason or "timeout",
+                your_turn=your_turn,
+                status=record.status,
+                decision=record.decision,
+                events=items[-50:],
+                cursor=record.event_count,
+            )
+
+    def spectate_with_code(self, code: str) -> View:
+        check_length("spectator_code", code, MAX_ID_CHARS)
+        bad = BadCredential("That spectator code is not valid.", allowed="a code from new_game")
+        try:
+            session = self._session(code.split(".", 1)[0])
+        except UnknownGameId:
+            raise bad from None
+        with session.lock:
+            stored = session.record.spectator_hash
+            if not stored or not hmac.compare_digest(stored, hash_secret(code)):
+                raise bad
+            self._enforce(session)
             return self._spectator_view(session)
 
     # ---- internals -------------------------------------------------------------------------
@@ -788,13 +996,20 @@ class GameService:
                 return
             if engine.simultaneous:
                 for seat in to_act:
-                    if seat not in record.pending and record.seats[seat].kind == "bot":
+                    if seat in record.pending:
+                        continue
+                    if record.seats[seat].kind == "bot":
                         record.pending[seat] = self._bot_text(session, seat, events)
+                    elif record.seats[seat].absent:
+                        self._fallback(session, seat, "absent", None, events)
                 if not all(seat in record.pending for seat in to_act):
                     return
                 self._apply_batch(session, events)
             else:
                 seat = to_act[0]
+                if record.seats[seat].absent and record.seats[seat].kind != "bot":
+                    self._fallback(session, seat, "absent", None, events)
+                    continue
                 if record.seats[seat].kind != "bot":
                     return
                 text = self._bot_text(session, seat, events)
@@ -846,6 +1061,8 @@ class GameService:
         record.updated = self.clock()
         self.store.commit(record, events)
         session.transcript.append(events)
+        for listener in self._listeners:
+            listener(record.game_id)
 
     def _play_event(
         self,
@@ -1048,6 +1265,24 @@ def _rejection_error(rejection: Rejection, *, retry_left: bool) -> GameError:
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return cls(prefix + reason + suffix)
+
+
+def _replay_result(stored: dict[str, Any]) -> PlayResult:
+    """The answer a request id already got: the same result, or the same error."""
+    if "error" in stored:
+        code, message = stored["error"]
+        error = next(
+            (
+                cls
+                for cls in (MalformedMove, IllegalMove, NotYourTurn, GameOver, AlreadySubmitted)
+                if cls.code == code
+            ),
+            BadArgument,
+        )
+        raise error(message)
+    result = PlayResult.model_validate(stored["result"])
+    result.replayed = True
+    return result
 
 
 def seat_index(names: Sequence[str], seat: int | str) -> int:
