@@ -33,7 +33,7 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_http_flags(parser: argparse.ArgumentParser) -> None:
-    from .http import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT
+    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT
 
     parser.add_argument(
         "--transport",
@@ -97,7 +97,8 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .http import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, serve_http
+    from .http import serve_http
+    from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
     from .mcp_app import build_server
     from .service import GameService
     from .store import MemoryStore, SqliteStore, Store

@@ -77,6 +77,8 @@ class Session:
     state: Any
     lock: threading.RLock = field(default_factory=threading.RLock)
     transcript: TranscriptFile = field(init=False)
+    chat: list[Event] | None = None
+    """Host-kept talk events, loaded from the store on first use (not rescanned per view)."""
 
     def __post_init__(self) -> None:
         self.transcript = TranscriptFile(self.record.transcript_path)
@@ -692,6 +694,8 @@ class GameService:
                 note = "Delivered now: it appears in their views and logs."
             record.seats[seat].counters.talk_lines += 1
             self._commit(session, events)
+            if not engine.supports_talk and session.chat is not None:
+                session.chat.extend(events)
             delivered = (
                 [n for i, n in enumerate(names) if i != seat]
                 if targets is None
@@ -1183,9 +1187,11 @@ class GameService:
             return []
         names = [s.name for s in session.record.seats]
         lines: list[str] = []
-        for event in self.store.events(session.record.game_id):
-            if event.get("type") != "talk":
-                continue
+        if session.chat is None:
+            session.chat = [
+                e for e in self.store.events(session.record.game_id) if e.get("type") == "talk"
+            ]
+        for event in session.chat:
             audience = event.get("audience")
             if audience is not None and seat not in audience:
                 continue

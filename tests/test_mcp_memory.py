@@ -128,3 +128,46 @@ async def test_bad_input_is_a_tool_error_and_changes_nothing(tmp_path: Path) -> 
             client, "play", game_id=game["game_id"], credential=joined["credential"], move="end"
         )
         assert "not_your_turn" in text and "White" in text
+
+
+async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
+    import anyio
+
+    service = GameService(MemoryStore(), tmp_path / "t")
+    server = build_server(service)
+    async with Client(server) as white, Client(server) as black:
+        game = await call(white, "new_game", game="influence", seed=2, seat="White", bots=["open"])
+        joined = await call(black, "join_game", invitation=game["invitations"]["Black"])
+        gid = game["game_id"]
+        quiet = await call(
+            black,
+            "wait",
+            game_id=gid,
+            credential=joined["credential"],
+            after=joined["view"]["log_cursor"],
+            timeout=0.3,
+        )
+        assert quiet["reason"] == "timeout" and not quiet["ready"]
+        progress: list[float] = []
+
+        async def on_progress(value: float, total: float | None, message: str | None) -> None:
+            progress.append(value)
+
+        async def white_moves() -> None:
+            await anyio.sleep(5.5)
+            await call(white, "play", game_id=gid, credential=game["credential"], move="end")
+            await call(white, "play", game_id=gid, credential=game["credential"], number=1)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(white_moves)
+            started = anyio.current_time()
+            result = await black.call_tool(
+                "wait",
+                {"game_id": gid, "credential": joined["credential"], "after": quiet["cursor"]},
+                progress_callback=on_progress,
+            )
+            elapsed = anyio.current_time() - started
+        assert result.structured_content is not None
+        assert result.structured_content["reason"] in {"your_turn", "events"}
+        assert elapsed < 20
+        assert progress, "a long wait sends progress notifications"

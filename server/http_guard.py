@@ -1,0 +1,135 @@
+"""What the HTTP transports let in: the bind rule (no token, no network), the Host and Origin
+checks against DNS rebinding, and the bearer token. Stdlib only, so the CLI can import the
+defaults cheaply and the check costs little on every request."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+log = logging.getLogger("cogs_arena.http")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+AUTH_TOKEN_ENV = "COGS_ARENA_AUTH_TOKEN"
+HEALTH_PATH = "/healthz"
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
+
+
+class BindRefused(Exception):
+    """The server would be reachable from the network without an access token."""
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    auth_token: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Extra browser origins (scheme://host[:port]) allowed besides loopback and the bind host."""
+
+
+def is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(options: HttpOptions) -> None:
+    """Refuses a non-loopback bind without a token: anyone who can reach the port could
+    otherwise create games and, with a leaked credential, act for seats."""
+    if not is_loopback(options.host) and not options.auth_token:
+        raise BindRefused(
+            f"refusing to serve on {options.host!r} without an access token: binding beyond "
+            f"loopback needs --auth-token or ${AUTH_TOKEN_ENV} (clients send it as "
+            "'Authorization: Bearer <token>'), or bind 127.0.0.1"
+        )
+
+
+def _hostname(host_header: str) -> str:
+    """The name part of a Host header value: 'a:1' -> 'a', '[::1]:1' -> '::1'."""
+    if host_header.startswith("["):
+        return host_header[1 : host_header.find("]")].lower()
+    return host_header.rsplit(":", 1)[0].lower() if host_header.count(":") == 1 else host_header
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class Guard:
+    """ASGI middleware in front of every route. The SDK's own Host/Origin checks run only on
+    its MCP routes and only on loopback binds; this one covers all routes and binds alike."""
+
+    def __init__(self, app: App, options: HttpOptions) -> None:
+        self.app = app
+        self.check_host = is_loopback(options.host)
+        bind = options.host.strip("[]").lower()
+        self.origin_hosts = set(LOOPBACK_NAMES)
+        if bind not in WILDCARD_HOSTS:
+            self.origin_hosts.add(bind)
+        self.extra_origins = {o.rstrip("/").lower() for o in options.allowed_origins}
+        self.token = options.auth_token.encode() if options.auth_token else None
+
+    def host_ok(self, host: str | None) -> bool:
+        # On loopback, a Host naming anything else means a rebound DNS name led a browser here.
+        return not self.check_host or (host is not None and is_loopback(_hostname(host)))
+
+    def origin_ok(self, origin: str | None) -> bool:
+        if origin is None:  # not a browser, or a same-origin GET: nothing to check
+            return True
+        if origin.rstrip("/").lower() in self.extra_origins:
+            return True
+        parts = urlsplit(origin)
+        host = (parts.hostname or "").lower()
+        return parts.scheme in ("http", "https") and host in self.origin_hosts
+
+    def token_ok(self, authorization: str | None) -> bool:
+        if self.token is None:
+            return True
+        scheme, _, given = (authorization or "").partition(" ")
+        # compare_digest: the time taken must not tell how much of a guess was right.
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            given.strip().encode(), self.token
+        )
+
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
+        if not self.host_ok(_header(scope, b"host")):
+            return 421, "Invalid Host header"
+        if not self.origin_ok(_header(scope, b"origin")):
+            return 403, "Origin not allowed"
+        if scope["path"] != HEALTH_PATH and not self.token_ok(_header(scope, b"authorization")):
+            return 401, "Missing or wrong access token"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = self.refusal(scope) if scope["type"] == "http" else None
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        status, text = refused
+        log.warning("refused %s %s: %d", scope.get("method"), scope.get("path"), status)
+        headers = [(b"content-type", b"text/plain; charset=utf-8")]
+        if status == 401:
+            headers.append((b"www-authenticate", b'Bearer realm="cogs-arena"'))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": text.encode()})
