@@ -12,7 +12,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +43,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def timed(samples: list[float], call: Callable[[], Awaitable[Any]]) -> Any:
+async def timed(samples: list[float], client: Client, tool: str, args: dict[str, Any]) -> Any:
     start = time.perf_counter()
-    result = await call()
+    result = await client.call_tool(tool, args)
     samples.append((time.perf_counter() - start) * 1000)
     return result
 
@@ -65,9 +64,9 @@ async def round_trips(client: Client, calls: int) -> dict[str, list[float]]:
     await fresh()
     while min(len(v) for v in out.values()) < calls:
         ids = {"game_id": game["game_id"], "credential": game["credential"]}
-        await timed(out["ping"], lambda: client.call_tool("ping", {}))
-        await timed(out["show"], lambda: client.call_tool("show", ids))
-        result = await timed(out["play"], lambda: client.call_tool("play", {**ids, "number": 1}))
+        await timed(out["ping"], client, "ping", {})
+        await timed(out["show"], client, "show", ids)
+        result = await timed(out["play"], client, "play", {**ids, "number": 1})
         if result.is_error or result.structured_content["view"]["status"] == "over":
             await fresh()
     return out
