@@ -1,0 +1,54 @@
+"""Chemistry through MCP: one LLM seat and seven bots play all 12 shifts; an invalid order gets
+one retry, then the courier order is played for the seat and recorded as a fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp_helpers import call, call_error
+
+from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.service import GameService
+from cogs_arena.server.store import MemoryStore
+from cogs_arena.transcripts import read_transcript, replay
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_one_llm_seat_plays_twelve_shifts(tmp_path: Path) -> None:
+    service = GameService(MemoryStore(), tmp_path / "t")
+    async with Client(build_server(service)) as client:
+        game = await call(client, "new_game", game="chemistry", seed=3, seat="Argon")
+        gid, cred = game["game_id"], game["credential"]
+        menu = await call(client, "legal_moves", game_id=gid, credential=cred)
+        assert menu["complete"] and menu["total"] == len(menu["moves"])
+        first = await call_error(client, "play", game_id=gid, credential=cred, move="fly to mars")
+        assert "try once more" in first
+        second = await call(client, "play", game_id=gid, credential=cred, move="teleport")
+        assert second["fallback"] is not None and second["rejected"] is not None
+        assert second["view"]["decision"] == 1, "the shift ran once every seat had an order"
+        shifts = 1
+        view = second["view"]
+        while view["status"] != "over":
+            menu = await call(client, "legal_moves", game_id=gid, credential=cred, kind="supply")
+            played = await call(
+                client,
+                "play",
+                game_id=gid,
+                credential=cred,
+                move=menu["moves"][shifts % len(menu["moves"])]["notation"] + "\nsay: on my way",
+            )
+            view = played["view"]
+            shifts += 1
+        assert shifts == 12
+        assert view["outcome"]["reason"]
+        report = view["observation"].get("report")
+        assert report is not None
+    events = read_transcript(game["transcript"])
+    fallbacks = [e for e in events if e["type"] == "fallback"]
+    assert len(fallbacks) == 1 and fallbacks[0]["reason"] == "second_rejection"
+    assert events[-1]["counters"]["0"]["fallbacks"] == 1
+    assert sum(1 for e in events if e["type"] == "apply" and e["kind"] == "batch") == 12
+    assert replay(game["transcript"]).ok
