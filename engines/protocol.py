@@ -134,6 +134,10 @@ class Engine(ABC, Generic[S, M]):
     @abstractmethod
     def new_game(self, ruleset: Ruleset, seed: int | str) -> S: ...
 
+    def default_seat(self, ruleset: Ruleset, seed: int | str) -> int:
+        """The seat a host gives a caller who did not choose one."""
+        return 0
+
     # ---- whose turn, what is legal ---------------------------------------------------------
 
     @abstractmethod

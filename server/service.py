@@ -343,8 +343,7 @@ class GameService:
         seat: int | str | None,
     ) -> int:
         if seat is None:
-            chooser = getattr(engine, "default_seat", None)
-            return int(chooser(rules, seed)) if callable(chooser) else 0
+            return engine.default_seat(rules, seed)
         return seat_index(names, seat)
 
     @staticmethod

@@ -1,0 +1,1 @@
+"""Chemistry: eight couriers carry feedstock to three vats under standing orders."""

@@ -1,0 +1,340 @@
+"""Standing orders and raw per-tick actions: their text and JSON forms, checks and the menu.
+
+An order reads `supply resin amber`, `forage`, `forage beryl`, `hoard spark` or `idle`,
+optionally followed by a line `say: ...` (at most 80 characters, shown to every seat next shift)
+and a line `notes: ...` (at most 320 characters, private; omitted keeps the previous notes).
+Under `control: ticks` a move is one action: N, E, S, W, take, drop or wait.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..errors import IllegalMove, MalformedMove
+from ..protocol import MoveInfo
+from .room import DROP, FEEDSTOCKS, MOVE_E, MOVE_N, MOVE_S, MOVE_W, SPECIES, TAKE, VAT_TAKES, VATS
+from .room import WAIT as WAIT_CODE
+from .ruleset import ChemistryRuleset
+
+JOBS = ("supply", "forage", "hoard", "idle")
+SAY_MAX = 80
+NOTES_MAX = 320
+
+ORDER_SYNTAX = (
+    "one line `supply <molecule> <vat>` | `forage [<vat>]` | `hoard <molecule>` | `idle`, "
+    "then optionally a line `say: <up to 80 chars>` and a line `notes: <up to 320 chars>`; "
+    "e.g. `supply resin amber` or `forage beryl\\nsay: going for food`"
+)
+ACTION_TEXT = {
+    WAIT_CODE: "wait",
+    MOVE_N: "N",
+    MOVE_E: "E",
+    MOVE_S: "S",
+    MOVE_W: "W",
+    TAKE: "take",
+    DROP: "drop",
+}
+_ACTION_WORDS = {
+    "wait": WAIT_CODE,
+    "n": MOVE_N,
+    "north": MOVE_N,
+    "e": MOVE_E,
+    "east": MOVE_E,
+    "s": MOVE_S,
+    "south": MOVE_S,
+    "w": MOVE_W,
+    "west": MOVE_W,
+    "take": TAKE,
+    "drop": DROP,
+}
+ACTION_SYNTAX = "one of N, E, S, W, take, drop, wait"
+
+
+@dataclass(frozen=True)
+class Order:
+    job: str
+    molecule: int | None = None
+    reactor: int | None = None
+    say: str = ""
+    notes: str | None = None
+    """None keeps the seat's previous notes."""
+
+    @property
+    def head(self) -> str:
+        words = [self.job]
+        if self.molecule is not None:
+            words.append(SPECIES[self.molecule])
+        if self.reactor is not None:
+            words.append(VATS[self.reactor])
+        return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Action:
+    code: int
+
+
+Move = Order | Action
+
+
+# ---- text ------------------------------------------------------------------------------------
+
+_NOTES_MARK = re.compile(r"(?i)(?:^|(?<=\s))notes\s*:")
+_SAY_MARK = re.compile(r"(?i)(?:^|(?<=\s))say\s*:")
+_SAY_LINE = re.compile(r"(?im)^\s*say\s*:(.*)$")
+_FILLER = {"to", "at", "for", "the", "into", "from", "vat", "reactor", "molecule", "job", "order"}
+
+
+def order_text(order: Order, *, with_notes: bool = True) -> str:
+    lines = [order.head]
+    if order.say:
+        lines.append(f"say: {order.say}")
+    if with_notes and order.notes is not None:
+        lines.append(f"notes: {order.notes}")
+    return "\n".join(lines)
+
+
+def move_text(move: Move, *, with_notes: bool = True) -> str:
+    if isinstance(move, Action):
+        return ACTION_TEXT[move.code]
+    return order_text(move, with_notes=with_notes)
+
+
+def _clean_say(say: str) -> str:
+    say = " ".join(say.split())
+    if len(say) > SAY_MAX:
+        raise MalformedMove(
+            f"`say` is {len(say)} characters; the limit is {SAY_MAX}.", allowed=ORDER_SYNTAX
+        )
+    if _NOTES_MARK.search(say):
+        raise MalformedMove("`say` may not contain `notes:`.", allowed=ORDER_SYNTAX)
+    return say
+
+
+def _clean_notes(notes: str | None) -> str | None:
+    if notes is None:
+        return None
+    notes = notes.strip()
+    if len(notes) > NOTES_MAX:
+        raise MalformedMove(
+            f"`notes` is {len(notes)} characters; the limit is {NOTES_MAX}.", allowed=ORDER_SYNTAX
+        )
+    return notes or None
+
+
+def _split_fields(text: str) -> tuple[str, str, str | None]:
+    notes: str | None = None
+    mark = _NOTES_MARK.search(text)
+    if mark:
+        head, notes = text[: mark.start()], text[mark.end() :]
+        line = _SAY_LINE.search(notes)
+        if line and not _SAY_MARK.search(head):
+            head = head + "\nsay:" + line.group(1)
+            notes = notes[: line.start()] + notes[line.end() :]
+    else:
+        head = text
+    say = ""
+    mark = _SAY_MARK.search(head)
+    if mark:
+        head, say = head[: mark.start()], head[mark.end() :]
+    return head, say, notes
+
+
+def parse_order(text: str) -> Order:
+    """Reads an order's text. Raises MalformedMove on unknown words or bad lengths."""
+    head, say, notes = _split_fields(text)
+    words = [
+        w for w in head.lower().replace(",", " ").replace(":", " ").split() if w not in _FILLER
+    ]
+    if not words:
+        raise MalformedMove("Empty order.", allowed=ORDER_SYNTAX)
+    job = words[0]
+    if job not in JOBS:
+        raise MalformedMove(f"Unknown job {words[0]!r}.", allowed=ORDER_SYNTAX)
+    molecule: int | None = None
+    reactor: int | None = None
+    for word in words[1:]:
+        if word in SPECIES:
+            if molecule is not None:
+                raise MalformedMove("An order names at most one molecule.", allowed=ORDER_SYNTAX)
+            molecule = SPECIES.index(word)
+        elif word in VATS:
+            if reactor is not None:
+                raise MalformedMove("An order names at most one vat.", allowed=ORDER_SYNTAX)
+            reactor = VATS.index(word)
+        else:
+            raise MalformedMove(
+                f"Unknown word {word!r}; molecules are {', '.join(SPECIES)} and vats are "
+                f"{', '.join(VATS)}.",
+                allowed=ORDER_SYNTAX,
+            )
+    return Order(job, molecule, reactor, _clean_say(say), _clean_notes(notes))
+
+
+def parse_action(text: str) -> Action:
+    word = " ".join(text.lower().replace("_", " ").split())
+    word = word.removeprefix("move ")
+    code = _ACTION_WORDS.get(word)
+    if code is None:
+        raise MalformedMove(f"Unknown action {text.strip()!r}.", allowed=ACTION_SYNTAX)
+    return Action(code)
+
+
+# ---- JSON -----------------------------------------------------------------------------------
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    if isinstance(move, Action):
+        return {"action": ACTION_TEXT[move.code]}
+    out: dict[str, Any] = {"job": move.job}
+    if move.molecule is not None:
+        out["molecule"] = SPECIES[move.molecule]
+    if move.reactor is not None:
+        out["reactor"] = VATS[move.reactor]
+    if move.say:
+        out["say"] = move.say
+    if move.notes is not None:
+        out["notes"] = move.notes
+    return out
+
+
+def _name(data: Mapping[str, Any], key: str, names: tuple[str, ...]) -> int | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or value.strip().lower() not in names:
+        raise MalformedMove(f"`{key}` must be one of {', '.join(names)}.", allowed=ORDER_SYNTAX)
+    return names.index(value.strip().lower())
+
+
+def order_from_json(data: Any) -> Order:
+    if isinstance(data, str):
+        return parse_order(data)
+    if not isinstance(data, Mapping):
+        raise MalformedMove("An order is an object or a text.", allowed=ORDER_SYNTAX)
+    unknown = set(data) - {"job", "molecule", "reactor", "say", "notes"}
+    if unknown:
+        raise MalformedMove(f"Unknown keys {sorted(unknown)}.", allowed=ORDER_SYNTAX)
+    job = data.get("job")
+    if not isinstance(job, str) or job.strip().lower() not in JOBS:
+        raise MalformedMove(f"`job` must be one of {', '.join(JOBS)}.", allowed=ORDER_SYNTAX)
+    say = data.get("say") or ""
+    notes = data.get("notes")
+    if not isinstance(say, str) or not (notes is None or isinstance(notes, str)):
+        raise MalformedMove("`say` and `notes` are texts.", allowed=ORDER_SYNTAX)
+    return Order(
+        job.strip().lower(),
+        _name(data, "molecule", SPECIES),
+        _name(data, "reactor", VATS),
+        _clean_say(say),
+        _clean_notes(notes),
+    )
+
+
+def action_from_json(data: Any) -> Action:
+    if isinstance(data, Mapping) and set(data) == {"action"} and isinstance(data["action"], str):
+        return parse_action(data["action"])
+    if isinstance(data, str):
+        return parse_action(data)
+    raise MalformedMove('An action is {"action": "N"} or a text.', allowed=ACTION_SYNTAX)
+
+
+# ---- checks and the menu --------------------------------------------------------------------
+
+
+def check_order(ruleset: ChemistryRuleset, order: Order) -> None:
+    """Raises IllegalMove when the order's job, molecule and vat do not fit together or the
+    variant. A vat absent from the variant is not an error here: it is clamped."""
+    present = ruleset.species
+    names = ", ".join(SPECIES[s] for s in present)
+    vats = ", ".join(VATS[v] for v in ruleset.vats)
+    if order.molecule is not None and order.molecule not in present:
+        raise IllegalMove(
+            f"{SPECIES[order.molecule]} is not in this variant ({ruleset.variant}).",
+            allowed=f"molecules {names}",
+        )
+    if order.job == "supply" and (order.molecule is None or order.reactor is None):
+        raise IllegalMove(
+            "supply needs a molecule and a vat, e.g. `supply resin amber`.",
+            allowed=f"molecules {names}; vats {vats}",
+        )
+    if order.job == "hoard" and (order.molecule is None or order.reactor is not None):
+        raise IllegalMove(
+            "hoard needs a molecule and no vat, e.g. `hoard resin`.", allowed=f"molecules {names}"
+        )
+    if order.job == "forage" and order.molecule is not None:
+        raise IllegalMove(
+            "forage takes an optional vat and no molecule, e.g. `forage amber`.",
+            allowed=f"vats {vats}",
+        )
+    if order.job == "idle" and (order.molecule is not None or order.reactor is not None):
+        raise IllegalMove("idle takes no molecule and no vat.", allowed="`idle`")
+
+
+def order_menu(ruleset: ChemistryRuleset) -> tuple[MoveInfo, ...]:
+    """Every valid order: supply (vat x molecule), forage (any or a vat), hoard, idle."""
+    return _order_menu(ruleset.vats, ruleset.species)
+
+
+@lru_cache(maxsize=16)
+def _order_menu(vats: tuple[int, ...], species: tuple[int, ...]) -> tuple[MoveInfo, ...]:
+    entries: list[MoveInfo] = []
+    for v in vats:
+        for s in species:
+            fits = s in VAT_TAKES[v]
+            if fits:
+                what = f"feed {VATS[v]} (it takes {'+'.join(SPECIES[t] for t in VAT_TAKES[v])})"
+            elif s < FEEDSTOCKS:
+                what = f"MISDROP: {VATS[v]} does not take {SPECIES[s]}, each unit is destroyed"
+            else:
+                what = f"MISDROP: {SPECIES[s]} is inert, each unit is destroyed"
+            entries.append(
+                MoveInfo(
+                    Order("supply", s, v).head,
+                    f"carry {SPECIES[s]} from its vent to the {VATS[v]} pad; {what}",
+                    "supply",
+                )
+            )
+    entries.append(
+        MoveInfo(
+            "forage",
+            "walk to the nearest food and eat it; with none, wait on the ring of the "
+            "highest-charge vat",
+            "forage",
+        )
+    )
+    for v in vats:
+        entries.append(
+            MoveInfo(
+                Order("forage", None, v).head,
+                f"walk to the nearest food and eat it; with none, wait on the {VATS[v]} ring",
+                "forage",
+            )
+        )
+    for s in species:
+        entries.append(
+            MoveInfo(
+                Order("hoard", s).head,
+                f"carry {SPECIES[s]} to your home cell and drop it there (keeps it off the floor "
+                "near the vent; scores nothing)",
+                "hoard",
+            )
+        )
+    entries.append(MoveInfo("idle", "stand still all shift", "idle"))
+    return tuple(entries)
+
+
+def action_menu() -> tuple[MoveInfo, ...]:
+    return (
+        MoveInfo("N", "step north (y-1)", "move"),
+        MoveInfo("E", "step east (x+1)", "move"),
+        MoveInfo("S", "step south (y+1)", "move"),
+        MoveInfo("W", "step west (x-1)", "move"),
+        MoveInfo("take", "pick up the molecule on your cell", "take"),
+        MoveInfo("drop", "drop the molecule you carry last", "drop"),
+        MoveInfo("wait", "do nothing this tick", "wait"),
+    )

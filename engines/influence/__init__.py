@@ -1,0 +1,1 @@
+"""Influence: a deterministic two-player territory game on a hex board (rules.md)."""

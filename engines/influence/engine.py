@@ -1,0 +1,242 @@
+"""Influence as an `Engine`: two seats, White (0, moves first) and Black (1); a turn is an attack
+phase of single attacks ended by `end`, then a reinforce phase of single points or one whole
+allocation. Deterministic: the seed is unused by the rules (I7)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import ClassVar
+
+from ..errors import GameOver, IllegalMove, NotYourTurn
+from ..protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
+from . import bots as bot_module
+from . import moves as notation
+from . import rules, views
+from .moves import END, Attack, EndAttacks, Move, Reinforce
+from .ruleset import InfluenceRuleset
+from .state import SEAT_NAMES, SIGN, InfluenceState
+from .state import state_from_json as _state_from_json
+from .state import state_to_json as _state_to_json
+
+ATTACK_INSTRUCTIONS = (
+    "Attack phase: play attacks `source>target` (row,col each, e.g. `9,1>8,1`) one by one, in any "
+    "number, then `end`. Against empty: target gets s−1. Against an enemy of strength e: s>e "
+    "captures with s−e, s=e empties it, s<e leaves it at e−s. The source is left at 1."
+)
+REINFORCE_INSTRUCTIONS = (
+    "Reinforce phase: spend every point, one `+row,col` at a time or all at once as "
+    "`+row,col:k +row,col:k ...` totalling every point you can place. Own cells only, up to "
+    "the cap (8 small, 12 big); leftover points are lost only when all your cells are capped."
+)
+
+
+def _ruleset(ruleset: Ruleset) -> InfluenceRuleset:
+    if not isinstance(ruleset, InfluenceRuleset):
+        raise TypeError(f"expected an InfluenceRuleset, got {type(ruleset).__name__}")
+    return ruleset
+
+
+class InfluenceEngine(Engine[InfluenceState, Move]):
+    name: ClassVar[str] = "influence"
+    title: ClassVar[str] = "Influence"
+    summary: ClassVar[str] = (
+        "Two-player territory game on a hex board: attack neighbouring cells, then reinforce "
+        "your cells with one point per cell you own. Deterministic."
+    )
+    simultaneous: ClassVar[bool] = False
+    supports_talk: ClassVar[bool] = False
+    ruleset_model: ClassVar[type[Ruleset]] = InfluenceRuleset
+
+    # ---- rulesets and setup -------------------------------------------------------------
+
+    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
+        return SEAT_NAMES
+
+    def ruleset_of(self, state: InfluenceState) -> Ruleset:
+        return state.ruleset
+
+    def default_seat(self, ruleset: Ruleset, seed: int | str) -> int:
+        """DECISIONS I10: the caller's colour alternates by seed parity (even seeds White)."""
+        number = (
+            seed if isinstance(seed, int) else int(hashlib.sha256(seed.encode()).hexdigest(), 16)
+        )
+        return number % 2
+
+    def new_game(self, ruleset: Ruleset, seed: int | str) -> InfluenceState:
+        rs = _ruleset(ruleset)
+        board = rs.board()
+        return InfluenceState(
+            ruleset=rs,
+            values=board.init,
+            mover=0,
+            phase="attack",
+            turn=1,
+            points=0,
+            attacks=0,
+            board=board,
+        )
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_act(self, state: InfluenceState) -> tuple[int, ...]:
+        return () if state.phase == "over" else (state.mover,)
+
+    def _check_turn(self, state: InfluenceState, seat: int) -> None:
+        if state.phase == "over":
+            raise GameOver("The game is over.", allowed="no moves")
+        if seat != state.mover:
+            name = SEAT_NAMES[seat] if seat in (0, 1) else f"seat {seat}"
+            raise NotYourTurn(
+                f"It is {SEAT_NAMES[state.mover]}'s turn, not {name}'s.",
+                allowed=f"wait for {SEAT_NAMES[state.mover]} (seat {state.mover})",
+            )
+
+    def legal_moves(self, state: InfluenceState, seat: int) -> LegalMoves:
+        self._check_turn(state, seat)
+        board = state.board
+        sign = SIGN[seat]
+        values = state.values
+        entries: list[MoveInfo] = []
+        if state.phase == "attack":
+            for i, j in rules.legal_attacks(state):
+                s, t = values[i] * sign, values[j] * sign
+                new_s, new_t = rules.resolve(s, t, board.caps[j])
+                src, dst = board.labels[i], board.labels[j]
+                entries.append(
+                    MoveInfo(f"{src}>{dst}", _describe(src, dst, s, t, new_s, new_t), "attack")
+                )
+            entries.append(MoveInfo("end", "end the attack phase and go to reinforce", "end"))
+            return LegalMoves(tuple(entries), instructions=ATTACK_INSTRUCTIONS)
+        for i, v in enumerate(values):
+            s = v * sign
+            if 0 < s < board.caps[i]:
+                cell = board.labels[i]
+                entries.append(
+                    MoveInfo(
+                        f"+{cell}",
+                        f"one point to {cell} ({s} -> {s + 1}, cap {board.caps[i]})",
+                        "reinforce",
+                    )
+                )
+        return LegalMoves(
+            tuple(entries),
+            hints={
+                "points_left": state.points,
+                "spendable": min(state.points, rules.headroom(state, seat)),
+            },
+            instructions=REINFORCE_INSTRUCTIONS,
+        )
+
+    def parse_move(self, state: InfluenceState, seat: int, text: str) -> Move:
+        return notation.parse_move(text)
+
+    def move_from_json(self, state: InfluenceState, seat: int, data: JSON) -> Move:
+        return notation.move_from_json(data)
+
+    def move_text(self, move: Move) -> str:
+        return notation.move_text(move)
+
+    def move_json(self, move: Move) -> JSON:
+        return notation.move_json(move)
+
+    # ---- transitions -----------------------------------------------------------------------
+
+    def apply(self, state: InfluenceState, seat: int, move: Move) -> InfluenceState:
+        self._check_turn(state, seat)
+        if state.phase == "attack":
+            if isinstance(move, Attack):
+                return rules.attack(state, move)
+            if isinstance(move, EndAttacks):
+                return rules.end_attacks(state)
+            raise IllegalMove(
+                f"{notation.move_text(move)}: it is the attack phase; reinforcement comes after "
+                "`end`.",
+                allowed="an attack `row,col>row,col` or `end`",
+            )
+        if isinstance(move, Reinforce):
+            return rules.reinforce(state, move)
+        raise IllegalMove(
+            f"{notation.move_text(move)}: it is the reinforce phase; the attack phase is over.",
+            allowed=(
+                f"`+row,col` or a full allocation of "
+                f"{min(state.points, rules.headroom(state, seat))} point(s)"
+            ),
+        )
+
+    def default_move(self, state: InfluenceState, seat: int, rejected: Move | None = None) -> Move:
+        """Attack phase: `end`. Reinforce phase: I3's deterministic allocation of every point
+        left (lowest strength first, ties by (row, col))."""
+        self._check_turn(state, seat)
+        if state.phase == "attack":
+            return END
+        return rules.default_allocation(state)
+
+    def settle(self, state: InfluenceState, reason: str) -> InfluenceState:
+        """Ends the game now. The side with more area wins; equal area is a draw (area is what
+        the game's economy runs on: it is each turn's reinforcement)."""
+        if state.phase == "over":
+            raise GameOver("The game is already over.", allowed="no moves")
+        return replace(
+            state, phase="over", winner=rules.settle_scores(state), reason=reason, points=0
+        )
+
+    # ---- views -----------------------------------------------------------------------------
+
+    def observe(self, state: InfluenceState, seat: int) -> dict[str, JSON]:
+        if seat not in (0, 1):
+            raise NotYourTurn(f"There is no seat {seat}.", allowed="0 (White), 1 (Black)")
+        return views.view(state, seat, self._outcome_json(state))
+
+    def spectate(self, state: InfluenceState, full: bool) -> dict[str, JSON]:
+        return views.view(state, None, self._outcome_json(state))
+
+    def render(self, view: Mapping[str, JSON]) -> str:
+        return views.render(view)
+
+    def _outcome_json(self, state: InfluenceState) -> JSON:
+        outcome = self.outcome(state)
+        return None if outcome is None else outcome.to_json()
+
+    def outcome(self, state: InfluenceState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        if state.winner is None:
+            scores = (0.5, 0.5)
+        else:
+            scores = (1.0, 0.0) if state.winner == 0 else (0.0, 1.0)
+        details: dict[str, JSON] = {
+            "winner": None if state.winner is None else SEAT_NAMES[state.winner],
+            "turn": state.turn,
+            "area": {name: rules.area(state, s) for s, name in enumerate(SEAT_NAMES)},
+            "value": {name: rules.value(state, s) for s, name in enumerate(SEAT_NAMES)},
+        }
+        return Outcome.from_scores(scores, state.reason or "over", details)
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_to_json(self, state: InfluenceState) -> dict[str, JSON]:
+        return _state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, JSON]) -> InfluenceState:
+        return _state_from_json(data)
+
+    # ---- bots ------------------------------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Bot]:
+        return bot_module.bots()
+
+
+def _describe(src: str, dst: str, s: int, t: int, new_s: int, new_t: int) -> str:
+    if t == 0:
+        what = f"capture empty {dst} at {new_t}"
+    elif new_t > 0:
+        what = f"capture enemy {dst} ({-t}) at {new_t}"
+    elif new_t == 0:
+        what = f"empty enemy {dst} ({-t} = {s})"
+    else:
+        what = f"repelled: enemy {dst} drops {-t} -> {-new_t}"
+    tail = f", {src} keeps {new_s} (overflow)" if new_s > 1 else f", {src} left at 1"
+    return f"from {src} ({s}): {what}{tail}"

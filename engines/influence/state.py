@@ -1,0 +1,121 @@
+"""The game state and its JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from ..protocol import JSON
+from .board import Board
+from .ruleset import InfluenceRuleset
+
+Phase = Literal["attack", "reinforce", "over"]
+PHASES: tuple[Phase, ...] = ("attack", "reinforce", "over")
+WHITE = 0
+BLACK = 1
+SEAT_NAMES = ("White", "Black")
+SIGN = (1, -1)
+"""A seat's values are SIGN[seat] × strength: White positive, Black negative."""
+
+
+@dataclass(frozen=True)
+class InfluenceState:
+    ruleset: InfluenceRuleset
+    values: tuple[int, ...]
+    """Signed value per cell, in the board's cell order."""
+    mover: int
+    phase: Phase
+    turn: int
+    """1-based; a turn is White's attack and reinforce, then Black's."""
+    points: int
+    """Reinforcement points left to spend (0 outside the reinforce phase)."""
+    attacks: int
+    """Attacks made in the current attack phase."""
+    winner: int | None = None
+    reason: str | None = None
+    """Set when the phase is "over": elimination, move_limit, or a settle reason."""
+    board: Board = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.board is None:
+            object.__setattr__(self, "board", self.ruleset.board())
+
+    @cached_property
+    def attack_pairs(self) -> tuple[tuple[int, int], ...]:
+        """Every (source, target) index pair the mover could attack, ignoring phase and cap.
+
+        Cached on the state because a host asks for both the menu and the observation of the
+        same state; the cache is derived data, so the state's value never changes."""
+        values = self.values
+        out: list[tuple[int, int]] = []
+        append = out.append
+        if self.mover == WHITE:
+            for i, nbrs in enumerate(self.board.neighbours):
+                if values[i] >= 2:
+                    for j in nbrs:
+                        if values[j] <= 0:
+                            append((i, j))
+        else:
+            for i, nbrs in enumerate(self.board.neighbours):
+                if values[i] <= -2:
+                    for j in nbrs:
+                        if values[j] >= 0:
+                            append((i, j))
+        return tuple(out)
+
+
+def state_to_json(state: InfluenceState) -> dict[str, JSON]:
+    return {
+        "ruleset": state.ruleset.model_dump(mode="json"),
+        "values": list(state.values),
+        "mover": state.mover,
+        "phase": state.phase,
+        "turn": state.turn,
+        "points": state.points,
+        "attacks": state.attacks,
+        "winner": state.winner,
+        "reason": state.reason,
+    }
+
+
+def _int(data: Mapping[str, JSON], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"influence state: {key} must be an integer in {low}..{high}")
+    return value
+
+
+def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
+    ruleset = InfluenceRuleset.model_validate(data["ruleset"])
+    board = ruleset.board()
+    raw = data.get("values")
+    if not isinstance(raw, list) or len(raw) != len(board.cells):
+        raise ValueError(f"influence state: values must be a list of {len(board.cells)} integers")
+    values: list[int] = []
+    for cap, v in zip(board.caps, raw, strict=True):
+        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > cap:
+            raise ValueError(f"influence state: value {v!r} is not an integer within ±{cap}")
+        values.append(v)
+    phase = data.get("phase")
+    if phase not in PHASES:
+        raise ValueError(f"influence state: phase must be one of {', '.join(PHASES)}")
+    winner = data.get("winner")
+    if winner is not None and winner not in (WHITE, BLACK):
+        raise ValueError("influence state: winner must be 0, 1 or null")
+    reason = data.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise ValueError("influence state: reason must be a string or null")
+    return InfluenceState(
+        ruleset=ruleset,
+        values=tuple(values),
+        mover=_int(data, "mover", 0, 1),
+        phase=phase,
+        turn=_int(data, "turn", 1, ruleset.max_turns),
+        points=_int(data, "points", 0, len(board.cells)),
+        attacks=_int(data, "attacks", 0, ruleset.max_attacks_per_phase),
+        winner=winner,
+        reason=reason,
+        board=board,
+    )
