@@ -1,0 +1,1 @@
+"""Territory: the nine-seat social-dilemma game (rules.md)."""

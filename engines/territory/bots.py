@@ -1,0 +1,157 @@
+"""Territory bots: stateless functions of a seat's observation (plus the menu and a seeded stream)
+returning canonical move text. Whatever they remember comes from the observation: the
+`razedYou` / `yourRazes` histories and the last turn's report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..protocol import JSON, Bot, LegalMoves
+from ..rng import Stream
+from .board import KEY_INDEX
+
+
+def _text(orders: list[str], talk: list[str] | None = None) -> str:
+    return "\n".join((orders or ["hold"]) + (talk or []))
+
+
+class _Tiles:
+    """Tile rows by key; observations list tiles in board order, so no per-call index is built."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, obs: Mapping[str, Any]) -> None:
+        self.rows: Sequence[Sequence[Any]] = obs["tiles"]
+
+    def __getitem__(self, key: str) -> Sequence[Any]:
+        return self.rows[KEY_INDEX[key]]
+
+
+def _tiles(obs: Mapping[str, Any]) -> _Tiles:
+    return _Tiles(obs)
+
+
+def _homestead(
+    obs: Mapping[str, Any], tiles: _Tiles, paint: int, limit: int
+) -> tuple[list[str], int]:
+    """Richest reachable tiles first, ties by distance (cost) then tile key."""
+    ranked = sorted(obs["reach"].items(), key=lambda kc: (-tiles[kc[0]][4], kc[1], kc[0]))
+    out: list[str] = []
+    for key, cost in ranked:
+        if len(out) >= limit:
+            break
+        if cost <= paint:
+            out.append(f"claim {key}")
+            paint -= cost
+    return out, paint
+
+
+def _raze_target(
+    obs: Mapping[str, Any], tiles: _Tiles, victim: str, min_yield: int
+) -> tuple[str, int] | None:
+    options = [
+        (key, cost)
+        for key, cost in obs["razeReach"].items()
+        if tiles[key][5] == victim and tiles[key][4] >= min_yield
+    ]
+    if not options:
+        return None
+    return min(options, key=lambda kc: (-tiles[kc[0]][4], kc[1], kc[0]))
+
+
+def homesteader(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    orders, _ = _homestead(obs, _tiles(obs), int(obs["paint"]), 3)
+    return _text(orders)
+
+
+def raider(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    tiles = _tiles(obs)
+    paint = int(obs["paint"])
+    rules: Mapping[str, Any] = obs["rules"]
+    if int(obs["turn"]) < int(rules["razeFromTurn"]):
+        return homesteader(obs, menu, rng)
+    orders: list[str] = []
+    me = obs["alias"]
+    rivals = [s for s in obs["seats"] if s["alias"] != me and s["life"] != "eliminated"]
+    if rivals:
+        leader = max(rivals, key=lambda s: (s["score"], -s["seat"]))
+        target = _raze_target(obs, tiles, leader["alias"], 2)
+        if target is not None and target[1] <= paint:
+            orders.append(f"raze {target[0]}")
+            paint -= target[1]
+    claims, _ = _homestead(obs, tiles, paint, 4)
+    return _text(orders + claims)
+
+
+PROPOSAL = (
+    "{me} here. I propose non-aggression to every seat: I will never raze the walls of anyone "
+    "who leaves mine alone. Raze me and I raze you back, once for each raze."
+)
+
+
+def diplomat(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    """Tit-for-tat: proposes peace in public, never razes first, answers each raze against it with
+    one raze against the aggressor, and returns to peace once the score is even."""
+    tiles = _tiles(obs)
+    paint = int(obs["paint"])
+    turn = int(obs["turn"])
+    me = str(obs["alias"])
+    talk: list[str] = []
+    if turn == 1 or turn % 6 == 1:
+        talk.append("say: " + PROPOSAL.format(me=me))
+    living = {s["alias"] for s in obs["seats"] if s["life"] != "eliminated"}
+    owed: dict[str, int] = {}
+    for x in obs["razedYou"]:
+        owed[x["by"]] = owed.get(x["by"], 0) + 1
+    for x in obs["yourRazes"]:
+        if x["owner"] in owed:
+            owed[x["owner"]] -= 1
+    report: Mapping[str, Any] = obs.get("report") or {}
+    fresh = sorted({x["by"] for x in report.get("razedAgainstYou", [])})
+    for name in fresh:
+        if len(talk) < 2:
+            talk.append(
+                f"say: {name} razed my walls. I answer in kind, one raze for each; "
+                f"stop and peace resumes."
+            )
+    orders: list[str] = []
+    grievances = sorted(
+        (n for n, k in owed.items() if k > 0 and n in living), key=lambda n: -owed[n]
+    )
+    for name in grievances:
+        target = _raze_target(obs, tiles, name, 0)
+        if target is not None and target[1] <= paint:
+            orders.append(f"raze {target[0]}")
+            paint -= target[1]
+            if len(talk) < 3:
+                talk.append(f"say {name}: Stop razing me and I stop too. Peace is on the table.")
+            break
+    claims, _ = _homestead(obs, tiles, paint, 3)
+    return _text(orders + claims, talk)
+
+
+def random_bot(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    """Up to three random single orders from the menu that fit the budget together."""
+    paint = int(obs["paint"])
+    options = [m for m in menu.moves if m.kind != "hold"]
+    wanted = rng.below(4)
+    chosen: list[str] = []
+    tries = 0
+    while options and len(chosen) < wanted and tries < 3 * wanted:
+        tries += 1
+        entry = options[rng.below(len(options))]
+        table = menu.hints["reach" if entry.kind == "claim" else "razeReach"]
+        cost = int(table[entry.notation.split(" ", 1)[1]])
+        if cost <= paint and entry.notation not in chosen:
+            chosen.append(entry.notation)
+            paint -= cost
+    return _text(chosen)
+
+
+BOTS: dict[str, Bot] = {
+    "homesteader": homesteader,
+    "raider": raider,
+    "diplomat": diplomat,
+    "random": random_bot,
+}

@@ -1,0 +1,208 @@
+"""Territory: nine seats paint claims on a hex lattice, raze each other's walls and talk."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import ClassVar
+
+from ..errors import GameOver, IllegalMove, NotYourTurn
+from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
+from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
+from .bots import BOTS
+from .moves import TerritoryMove, clean_text, move_from_json, move_json, move_text, parse_text
+from .resolve import hold_keeping_talk, queue_talk, resolve
+from .rules import check_move, living, pool
+from .ruleset import TerritoryRuleset
+from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
+from .views import menu, observe, render, spectate
+
+
+class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
+    name: ClassVar[str] = "territory"
+    title: ClassVar[str] = "Territory"
+    summary: ClassVar[str] = (
+        "Nine seats claim walls on a hex lattice, raze rivals' walls (permanently) and talk in "
+        "public or private; all seats order simultaneously for 18 turns. Score = income earned."
+    )
+    simultaneous: ClassVar[bool] = True
+    supports_talk: ClassVar[bool] = True
+    ruleset_model: ClassVar[type[Ruleset]] = TerritoryRuleset
+
+    # ---- setup ---------------------------------------------------------------------------
+
+    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
+        return ALIASES
+
+    def ruleset_of(self, state: TerritoryState) -> Ruleset:
+        return state.ruleset
+
+    def new_game(self, ruleset: Ruleset, seed: int | str) -> TerritoryState:
+        if not isinstance(ruleset, TerritoryRuleset):
+            ruleset = TerritoryRuleset.model_validate(ruleset.model_dump())
+        probe = TerritoryState(
+            ruleset=ruleset,
+            seed=seed,
+            turn=1,
+            tiles=(WALL,) * N_TILES,
+            owner=(-1,) * N_TILES,
+            wet=(False,) * N_TILES,
+            claimed_turn=(0,) * N_TILES,
+            seats=(),
+            pool_start=0,
+        )
+        board = probe.board
+        owner = [-1] * N_TILES
+        tiles = list(board.states)
+        for seat, h in enumerate(HEARTHS):
+            owner[h] = seat
+            tiles[h] = WALL
+        seats = tuple(SeatState(paint=ruleset.starting_paint, banked=0) for _ in range(SEATS))
+        state = replace(probe, tiles=tuple(tiles), owner=tuple(owner), seats=seats)
+        return replace(state, pool_start=pool(state))
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_act(self, state: TerritoryState) -> tuple[int, ...]:
+        return () if state.ended is not None else living(state)
+
+    def _check_seat(self, state: TerritoryState, seat: int) -> None:
+        if state.ended is not None:
+            raise GameOver(f"The game is over ({state.ended}).")
+        if not 0 <= seat < SEATS or state.seats[seat].life == ELIMINATED:
+            alive = ", ".join(ALIASES[s] for s in living(state))
+            raise NotYourTurn(f"Seat {seat} is not a living seat.", allowed=f"seats {alive}")
+
+    def legal_moves(self, state: TerritoryState, seat: int) -> LegalMoves:
+        self._check_seat(state, seat)
+        return menu(state, seat)
+
+    def parse_move(self, state: TerritoryState, seat: int, text: str) -> TerritoryMove:
+        r = state.ruleset
+        return parse_text(text, r.talk_chars, r.note_chars)
+
+    def move_from_json(self, state: TerritoryState, seat: int, data: JSON) -> TerritoryMove:
+        r = state.ruleset
+        return move_from_json(data, r.talk_chars, r.note_chars)
+
+    def move_text(self, move: TerritoryMove) -> str:
+        return move_text(move)
+
+    def move_json(self, move: TerritoryMove) -> JSON:
+        return move_json(move)
+
+    def validate(self, state: TerritoryState, seat: int, move: TerritoryMove) -> None:
+        self._check_seat(state, seat)
+        check_move(state, seat, move)
+
+    # ---- transitions -----------------------------------------------------------------------
+
+    def apply_batch(
+        self, state: TerritoryState, moves: Mapping[int, TerritoryMove]
+    ) -> TerritoryState:
+        if state.ended is not None:
+            raise GameOver(f"The game is over ({state.ended}).")
+        acting = set(living(state))
+        extra = sorted(set(moves) - acting)
+        if extra:
+            raise NotYourTurn(
+                f"Seats {extra} are not living seats.",
+                allowed=", ".join(ALIASES[s] for s in sorted(acting)),
+            )
+        missing = sorted(acting - set(moves))
+        if missing:
+            raise IllegalMove(
+                "Every living seat must submit before the turn resolves; missing "
+                + ", ".join(ALIASES[s] for s in missing)
+                + "."
+            )
+        return resolve(state, moves)
+
+    def default_move(
+        self, state: TerritoryState, seat: int, rejected: TerritoryMove | None = None
+    ) -> TerritoryMove:
+        # The rules post the talk of a rejected attempt, so the fallback keeps it.
+        return hold_keeping_talk(state, seat, rejected)
+
+    def talk(
+        self, state: TerritoryState, seat: int, text: str, to: tuple[int, ...] | None
+    ) -> TerritoryState:
+        self._check_seat(state, seat)
+        if to is not None:
+            if len(to) != 1:
+                raise IllegalMove(
+                    f"A talk line goes to everyone or to exactly one seat, not {len(to)}.",
+                    allowed="to = None (public) or one seat alias",
+                )
+            if not 0 <= to[0] < SEATS:
+                raise IllegalMove(f"No seat {to[0]}.", allowed=", ".join(ALIASES))
+        line = clean_text(text, state.ruleset.talk_chars)
+        if not line:
+            raise IllegalMove("A talk line needs some text.")
+        return queue_talk(state, seat, line, None if to is None else to[0])
+
+    def settle(self, state: TerritoryState, reason: str) -> TerritoryState:
+        if state.ended is not None:
+            return state
+        return replace(state, ended=reason, pending_talk=())
+
+    # ---- views -----------------------------------------------------------------------------
+
+    def observe(self, state: TerritoryState, seat: int) -> dict[str, JSON]:
+        if not 0 <= seat < SEATS:
+            raise NotYourTurn(f"No seat {seat}.", allowed="seats 0..8")
+        return observe(state, seat, self._outcome_json(state))
+
+    def spectate(self, state: TerritoryState, full: bool) -> dict[str, JSON]:
+        return spectate(state, full, self._outcome_json(state))
+
+    def render(self, view: Mapping[str, JSON]) -> str:
+        return render(view)
+
+    def visible_move_text(self, move: TerritoryMove, mover: int, viewer: int | None) -> str | None:
+        if viewer == mover:
+            return move_text(move)
+        # Orders are public once resolved; private lines only reach their recipient, notes
+        # only their author.
+        shown = TerritoryMove(
+            move.orders,
+            tuple(t for t in move.talk if t.to is None or (viewer is not None and t.to == viewer)),
+            None,
+        )
+        return move_text(shown)
+
+    def _outcome_json(self, state: TerritoryState) -> JSON:
+        result = self.outcome(state)
+        return None if result is None else result.to_json()
+
+    def outcome(self, state: TerritoryState) -> Outcome | None:
+        if state.ended is None:
+            return None
+        scores = tuple(float(s.banked) for s in state.seats)
+        order = sorted(
+            range(SEATS), key=lambda i: (-state.seats[i].banked, state.seats[i].razes, i)
+        )
+        details: dict[str, JSON] = {
+            "aliases": list(ALIASES),
+            "razes": [s.razes for s in state.seats],
+            "salvage": [s.salvage for s in state.seats],
+            "life": [("steady", "staggered", "eliminated")[s.life] for s in state.seats],
+            "turnsPlayed": state.reports[0].turn if state.reports else 0,
+            "poolStart": state.pool_start,
+            "poolEnd": pool(state),
+            "displayOrder": [ALIASES[i] for i in order],
+        }
+        return Outcome.from_scores(scores, state.ended, details)
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_to_json(self, state: TerritoryState) -> dict[str, JSON]:
+        return state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, JSON]) -> TerritoryState:
+        return state_from_json(data)
+
+    # ---- bots ------------------------------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Bot]:
+        return BOTS
