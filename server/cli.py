@@ -1,4 +1,4 @@
-"""The `cogs-arena` command: serve, demo, replay, score."""
+"""The `cogs-arena` command: serve, demo, replay, score, simulate."""
 
 from __future__ import annotations
 
@@ -83,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="per seat-label results over transcripts")
     score.add_argument("files", nargs="+", type=Path)
     score.add_argument("--json", action="store_true", help="print JSON")
+
+    from .simulate import add_parser as add_simulate
+
+    add_simulate(sub)
     return parser
 
 
@@ -183,6 +187,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import run
+
+    return run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {
@@ -190,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "demo": cmd_demo,
         "replay": cmd_replay,
         "score": cmd_score,
+        "simulate": cmd_simulate,
     }
     return handlers[args.command](args)
 

@@ -1,0 +1,1 @@
+"""Blending: lay land tiles, walk heroes, raise guardians on estates, fight them with the match."""

@@ -1,0 +1,471 @@
+"""Bots: `random` (uniform over the menu, with a sane discard) and `builder` (plays to win).
+
+Bots read only the observation and the menu. The builder's plan, recomputed at every decision:
+raise a guardian where its 3x3 is rich (walking there first), fight a rival guardian when every
+tile of it can be beaten without risk (a kind that can win and never loses), paint its estates
+with their land, lay blends on their borders and rivals' estates with other lands, walk toward
+the next site or a beatable guardian, bolster a guardian a rival hero stands near, swap tiles it
+has no use for, and end the turn. Its discards and guardian piles keep home singles for
+painting. A few one-slot caches keyed by identity keep it fast; they never change a choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..protocol import Bot, LegalMoves
+from ..rng import Stream
+from .tiles import CLASS_HOME, START, Face, beats, face_from_text, patterns
+
+Pos = tuple[int, int]
+
+
+def tile_value(face: Face, home: int) -> float:
+    """How much a tile is worth keeping: home singles paint estates, blends score borders."""
+    n = len(set(face))
+    if n == 1:
+        return 3.0 if face[0] == home else 1.0
+    return 2.0 if n == 2 else 2.5
+
+
+def worst_tile(faces: Sequence[Face], hand: Sequence[int], home: int) -> int:
+    return min(hand, key=lambda t: (tile_value(faces[t - 1], home), t))
+
+
+def _hand(obs: Mapping[str, Any]) -> list[tuple[int, Face]]:
+    return [(int(t[1:]), face_from_text(f)) for t, f in obs["hand"]]
+
+
+def _home(obs: Mapping[str, Any]) -> int:
+    return CLASS_HOME[int(obs["seat"]) % 3]
+
+
+def _sane_discard(obs: Mapping[str, Any]) -> str:
+    hand = _hand(obs)
+    home = _home(obs)
+    tile = min(hand, key=lambda tf: (tile_value(tf[1], home), tf[0]))[0]
+    return f"discard t{tile}"
+
+
+def random_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
+    if obs["phase"] in ("discard", "loss"):
+        return _sane_discard(obs)
+    return rng.choice(menu.moves).notation
+
+
+# ---- builder -------------------------------------------------------------------------------
+
+
+def _cheb(a: Pos, b: Pos) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+_MAP: dict[int, tuple[object, dict[Pos, int]]] = {}
+
+
+def _squares(rows: Sequence[Sequence[int]]) -> dict[Pos, int]:
+    """The map as a dict, remembered while the observation shares the same (immutable) rows."""
+    got = _MAP.get(0)
+    if got is not None and got[0] is rows:
+        return got[1]
+    squares = {(r[0], r[1]): r[2] for r in rows}
+    if isinstance(rows, tuple):
+        _MAP[0] = (rows, squares)
+    return squares
+
+
+NEAR9 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+
+
+class _View:
+    """The parts of an observation the builder reasons over."""
+
+    def __init__(self, obs: Mapping[str, Any]) -> None:
+        self.obs = obs
+        self.seat = seat = int(obs["seat"])
+        self.home = _home(obs)
+        self.squares = _squares(obs["squares"])
+        self.blends: set[Pos] = {(b[0], b[1]) for b in obs["blends"]}
+        self.guardians: list[tuple[int, Pos, int, Mapping[str, Any]]] = [
+            (g["owner"], (g["at"][0], g["at"][1]), "MFP".index(g["land"]), g)
+            for g in obs["guardians"]
+        ]
+        self.mine = [g for g in self.guardians if g[0] == seat]
+        self.heroes = [(p["hero"][0], p["hero"][1]) for p in obs["players"]]
+        self.hero = self.heroes[seat]
+        self.hand = _hand(obs)
+        self.first: dict[Face, int] = {}
+        for t, face in self.hand:
+            self.first.setdefault(face, t)
+        self.left = obs["players"][seat]["guardians_left"]
+        self._estate: dict[Pos, list[tuple[int, int]]] | None = None
+        self._crowded: set[Pos] | None = None
+
+    @property
+    def estate(self) -> dict[Pos, list[tuple[int, int]]]:
+        """Squares inside estates, with the (owner, land) of each estate covering them."""
+        if self._estate is None:
+            self._estate = {}
+            for owner, (gx, gy), land, _ in self.guardians:
+                for dx, dy in NEAR9:
+                    self._estate.setdefault((gx + dx, gy + dy), []).append((owner, land))
+        return self._estate
+
+    @property
+    def crowded(self) -> set[Pos]:
+        """Squares within 2 of a guardian: no new guardian there."""
+        if self._crowded is None:
+            self._crowded = {
+                (gx + dx, gy + dy)
+                for _, (gx, gy), _, _ in self.guardians
+                for dx in range(-2, 3)
+                for dy in range(-2, 3)
+            }
+        return self._crowded
+
+    def land_count(self, center: Pos, land: int) -> int:
+        x, y = center
+        sq = self.squares
+        return sum(1 for dx, dy in NEAR9 if sq.get((x + dx, y + dy)) == land)
+
+    def site_ok(self, at: Pos) -> bool:
+        land = self.squares.get(at)
+        if land is None or land == START:
+            return False
+        if at in self.crowded:
+            return False
+        return self.land_count(at, land) >= 3
+
+    def single_value(self, p: Pos, land: int) -> float:
+        covering = self.estate.get(p)
+        if covering:
+            value = 0.0
+            for owner, gland in covering:
+                if owner == self.seat:
+                    value += 1.2 if land == gland else -0.4
+                else:
+                    value += -0.6 if land == gland else 0.3
+            return value
+        if land == self.home:
+            value = 0.3 + 0.1 * self.land_count(p, land)
+            if p in self.crowded:
+                value -= 0.2
+            return value
+        return 0.02
+
+    def blend_value(self, tl: Pos, face: Face) -> float:
+        points = 2.0 if len(set(face)) == 2 else 3.0
+        x, y = tl
+        owners = {
+            owner
+            for owner, (gx, gy), _, _ in self.guardians
+            if gx - 2 <= x <= gx + 1 and gy - 2 <= y <= gy + 1
+        }
+        mine = self.seat in owners
+        return (points if mine else 0.15) - 0.5 * points * len(owners - {self.seat})
+
+
+@lru_cache(maxsize=1024)
+def _kind_odds(target: Face, kind: int) -> tuple[float, float]:
+    win = sum(1 for c in target if beats(kind, c)) / 4
+    lose = sum(1 for c in target if beats(c, kind)) / 4
+    return win, lose
+
+
+def _beatable(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
+    """Every pile tile has a hand tile with a kind that can win and never loses."""
+    kinds = {k for _, face in hand for k in face}
+    for target in pile:
+        if not any(_kind_odds(target, k)[0] > 0 and _kind_odds(target, k)[1] == 0 for k in kinds):
+            return False
+    return True
+
+
+def _estate_value(v: _View, center: Pos, land: int) -> int:
+    pts = v.land_count(center, land)
+    for tl in v.blends:
+        if center[0] - 2 <= tl[0] <= center[0] + 1 and center[1] - 2 <= tl[1] <= center[1] + 1:
+            pts += 2
+    return pts
+
+
+class _Notes:
+    """Membership in a slice of the menu, the set built only if asked."""
+
+    def __init__(self, moves: Sequence[Any]) -> None:
+        self.moves = moves
+        self.notes: set[str] | None = None
+
+    def __contains__(self, note: object) -> bool:
+        if self.notes is None:
+            self.notes = {m.notation for m in self.moves}
+        return note in self.notes
+
+
+def _single_legal(v: _View, p: Pos, near_only: bool) -> bool:
+    """A single on blank square p: shares an edge with a placed square (near the hero if the
+    turn's first placement was near). The menu has the final word (see _turn)."""
+    if near_only and _cheb(p, v.hero) > 1:
+        return False
+    sq = v.squares
+    x, y = p
+    return (x, y - 1) in sq or (x + 1, y) in sq or (x, y + 1) in sq or (x - 1, y) in sq
+
+
+def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
+    """Placements worth weighing, best first: blank squares of estates and around the hero for
+    singles, blend spots touching the builder's estates or at its hero's corners."""
+    out: list[tuple[float, str]] = []
+    squares = v.squares
+    hx, hy = v.hero
+    spots: dict[Pos, None] = {}
+    for dx, dy in NEAR9:
+        spots[(hx + dx, hy + dy)] = None
+    for _, (gx, gy), _, _ in v.mine:
+        for dx, dy in NEAR9:
+            spots[(gx + dx, gy + dy)] = None
+    singles = [(face[0], t) for face, t in v.first.items() if len(set(face)) == 1]
+    blends = [(face, t) for face, t in v.first.items() if len(set(face)) > 1]
+    floor = 0.25  # below this the builder would rather not place at all
+    estate = v.estate
+    home = v.home
+    if singles:
+        for p in spots:
+            if p in squares:
+                continue
+            covering = estate.get(p)
+            legal: bool | None = None
+            for land, t in singles:
+                if not covering and land != home:
+                    continue  # a stray single: worth less than the floor
+                value = v.single_value(p, land)
+                if value <= floor:
+                    continue
+                if legal is None:
+                    legal = _single_legal(v, p, near_only)
+                if legal:
+                    out.append((value, f"place t{t} {p[0]},{p[1]}"))
+    if blends:
+        blend_pats = [(face, t, patterns(face)) for face, t in blends]
+        tls: dict[Pos, None] = {}
+        for _, (gx, gy), _, _ in v.mine:
+            for x in range(gx - 2, gx + 2):
+                for y in range(gy - 2, gy + 2):
+                    tls[(x, y)] = None
+        for x in (hx - 1, hx):
+            for y in (hy - 1, hy):
+                tls[(x, y)] = None
+        for tl in tls:
+            if tl in v.blends:
+                continue
+            x, y = tl
+            spot = (
+                squares.get((x, y), -1),
+                squares.get((x + 1, y), -1),
+                squares.get((x + 1, y + 1), -1),
+                squares.get((x, y + 1), -1),
+            )
+            if min(spot) < 0 or START in spot:
+                continue
+            if near_only and not (hx - 1 <= x <= hx and hy - 1 <= y <= hy):
+                continue
+            for face, t, pats in blend_pats:
+                rot = pats.get(spot)
+                if rot is None:
+                    continue
+                value = v.blend_value(tl, face)
+                if value > floor:
+                    out.append((value, f"place t{t} {x},{y} r{rot}"))
+    out.sort(key=lambda e: (-e[0], e[1]))
+    return out
+
+
+def _best_placement(v: _View, menu: _Notes, near_only: bool) -> tuple[float, str] | None:
+    """The best candidate the menu offers (the menu is checked, so a slip in _single_legal can
+    cost a placement but never an illegal move)."""
+    for value, note in _candidates(v, near_only):
+        if note in menu:
+            return (value, note)
+    return None
+
+
+def _pile_pick(v: _View, notes: list[str]) -> str:
+    """The tile to give a guardian: blends defend best; home singles are kept for painting."""
+
+    def keep(notation: str) -> tuple[float, int]:
+        tile = int(notation.split()[1][1:])
+        face = next(f for t, f in v.hand if t == tile)
+        n = len(set(face))
+        strength = {1: 0.0, 2: 1.0, 3: 2.0}[n]
+        if n == 1 and face[0] == v.home:
+            strength -= 1.0
+        return (-strength, tile)
+
+    return min(notes, key=keep)
+
+
+def _target(v: _View) -> Pos | None:
+    turn = v.obs.get("turn", {})
+    hx, hy = v.hero
+    if not turn.get("main") and v.left > 0 and len(v.hand) >= 3:
+        best: tuple[float, Pos] | None = None
+        for dx in range(-2, 3):
+            for dy in range(-2, 3):
+                p = (hx + dx, hy + dy)
+                land = v.squares.get(p)
+                if land is None or land == START or not v.site_ok(p):
+                    continue
+
+                score = _estate_value(v, p, land) + (1.0 if land == v.home else 0.0)
+                score -= max(abs(dx), abs(dy))
+                if best is None or score > best[0]:
+                    best = (score, p)
+        if best is not None:
+            return best[1]
+        for owner, at, _, g in v.guardians:
+            if owner != v.seat and _cheb(at, v.hero) <= 3:
+                pile = [face_from_text(f) for _, f, _ in g["pile"]]
+                if _beatable(pile, v.hand):
+                    return at
+    if v.mine:
+        blanks = []
+        for _, at, _, _ in v.mine:
+            empty = sum(1 for dx, dy in NEAR9 if (at[0] + dx, at[1] + dy) not in v.squares)
+            blanks.append((-empty, _cheb(at, v.hero), at))
+        blanks.sort()
+        if blanks[0][0] < 0:
+            return blanks[0][2]
+    return None
+
+
+def _fight_move(v: _View, notes: list[str]) -> str:
+    f = v.obs["fight"]
+    contested = {p for p, _, _ in f["laid"]}
+    laid_tiles = {t for _, t, _ in f["laid"]}
+    if not f["flipped"]:
+        best: tuple[float, str] | None = None
+        for i, (_, face_text, state) in enumerate(f["row"], start=1):
+            if state != "live" or i in contested:
+                continue
+            target = face_from_text(face_text)
+            for t, face in v.hand:
+                if f"t{t}" in laid_tiles:
+                    continue
+                for kind in set(face):
+                    win, lose = _kind_odds(target, kind)
+                    score = win - 0.01 * len(set(face))
+                    if win > 0 and lose == 0 and (best is None or score > best[0]):
+                        best = (score, f"lay t{t}@{i} {('slice', 'shoot', 'cast')[kind]}")
+        if best is not None and best[1] in notes:
+            return best[1]
+    if "flip" in notes:
+        return "flip"
+    return "stop"
+
+
+def _walk(obs: Mapping[str, Any], notes: list[str]) -> str:
+    used = [p["walk"] for p in obs["players"] if p["walk"]]
+    vec = {"N": (0, -2), "E": (2, 0), "S": (0, 2), "W": (-2, 0)}
+    vec.update({"NE": (2, -2), "SE": (2, 2), "SW": (-2, 2), "NW": (-2, -2)})
+
+    def spread(n: str) -> tuple[int, str]:
+        d = n.split()[1]
+        return (-min((_cheb(vec[d], vec[u]) for u in used), default=9), n)
+
+    return min(notes, key=spread)
+
+
+def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
+    phase = obs["phase"]
+    if phase in ("discard", "loss"):
+        return _sane_discard(obs)
+    if phase == "turn":
+        return _turn(_View(obs), menu)
+    notes = [m.notation for m in menu.moves]
+    if phase == "walk":
+        return _walk(obs, notes)
+    v = _View(obs)
+    if phase == "fight":
+        return _fight_move(v, notes)
+    if phase == "pick":
+        picks = [n for n in notes if n.startswith("pick ")]
+        if obs["pick"]["for"] == "rebuild":
+            at = (obs["pick"]["at"][0], obs["pick"]["at"][1])
+            land = v.squares.get(at, START)
+            if land != START and v.land_count(at, land) >= 2 and picks:
+                return _pile_pick(v, picks)
+            return "skip"
+        if obs["pick"]["for"] == "swap":
+            dead = _dead(v)
+            if dead and f"pick t{dead[0]}" in notes:
+                return f"pick t{dead[0]}"
+            return "done" if "done" in notes else picks[0]
+        return _pile_pick(v, picks)
+    return "end"
+
+
+def _turn(v: _View, options: LegalMoves) -> str:
+    # the menu lists moves, then placements, then the rest: only the ends need a scan by kind
+    moves = options.moves
+    i = 0
+    while i < len(moves) and moves[i].kind == "move":
+        i += 1
+    j = len(moves)
+    while j > i and moves[j - 1].kind != "placement":
+        j -= 1
+    by_kind: dict[str, list[str]] = {}
+    for m in (*moves[:i], *moves[j:]):
+        by_kind.setdefault(m.kind, []).append(m.notation)
+    placements = _Notes(moves[i:j]) if j > i else None
+    if "guardian" in by_kind:
+        land = v.squares[v.hero]
+        if land == v.home or _estate_value(v, v.hero, land) >= 4:
+            return "guardian"
+    fights = set(by_kind.get("fight", ()))
+    for owner, _at, _, g in v.guardians:
+        note = f"fight {g['id']}"
+        if owner != v.seat and note in fights:
+            pile = [face_from_text(f) for _, f, _ in g["pile"]]
+            if _beatable(pile, v.hand):
+                return note
+    if placements is not None:
+        near_only = v.obs.get("turn", {}).get("placement_mode") == "near"
+        best = _best_placement(v, placements, near_only)
+        if best is not None and best[0] > 0.25:
+            return best[1]
+    target = _target(v)
+    if target is not None and target != v.hero:
+        now = _cheb(v.hero, target)
+        step: tuple[int, int, str] | None = None
+        for n in by_kind.get("move", ()):
+            if n:
+                x, y = (int(c) for c in n[5:].split(","))
+                key = (_cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
+                if step is None or key < step:
+                    step = key
+        if step is not None and step[0] < now:
+            return step[2]
+    for _, at, _, g in v.mine:
+        threatened = any(_cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
+        if threatened and len(g["pile"]) < 6:
+            gid = g["id"]
+            offers = [
+                f"pick {n.split()[1]}" for n in by_kind.get("bolster", ()) if n.endswith(" " + gid)
+            ]
+            if offers:
+                tile = _pile_pick(v, offers).split()[1]
+                return f"bolster {tile} {gid}"
+    if "swap" in by_kind and len(_dead(v)) >= 3 and len(v.hand) >= 8:
+        return "swap"
+    return "end"
+
+
+def _dead(v: _View) -> list[int]:
+    """Tiles the builder has no use for: singles of a land none of its guardians stands on."""
+    lands = {v.home} | {land for _, _, land, _ in v.mine}
+    return [t for t, face in v.hand if len(set(face)) == 1 and face[0] not in lands]
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "builder": builder_bot}

@@ -1,0 +1,52 @@
+"""The Blending ruleset: the current defaults (estates + the match, DECISIONS §4) as fields.
+
+Older rule eras (territories, Three Strikes, legacy combat) are not implemented; when they come they
+add fields here (e.g. `land`, `combat_style`) next to these, which stay their defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from ..protocol import Ruleset
+
+
+class BlendingRules(Ruleset):
+    players: int = Field(4, ge=2, le=8)
+    supply_total: int = Field(100, ge=30, le=400)
+    """Tiles in the game, split 6:3:1 (singles : doubles : triples); 200 is the Long game."""
+    walk_tiles_from_supply: bool = True
+    """B11: the setup walk's home-land singles come out of the supply (False: extra tiles)."""
+    starting_hand: int = Field(3, ge=0, le=9)
+    walk_length: int = Field(3, ge=1, le=5)
+    draw: int = Field(3, ge=1, le=6)
+    hand_limit: int = Field(9, ge=3, le=20)
+    end_rounds: int = Field(10, ge=1, le=40)
+    free_moves: int = Field(1, ge=0, le=3)
+    native_speed: int = Field(3, ge=1, le=4)
+    """Steps onto home land cost 1/native_speed of a move."""
+    near_count: int = Field(3, ge=1, le=9)
+    guardians_per_player: int = Field(3, ge=1, le=6)
+    guardian_pile: int = Field(3, ge=1, le=6)
+    pile_max: int = Field(6, ge=1, le=12)
+    estate_spacing: int = Field(2, ge=0, le=4)
+    """No guardian within this Chebyshev distance of a new one."""
+    estate_min_land: int = Field(3, ge=1, le=9)
+    estate_blends: Literal["touching", "personal"] = "touching"
+    """'personal': a blend scores only for the player who laid it."""
+    victory_tiles: int = Field(3, ge=0, le=9)
+    set_aside: Literal["return", "discard"] = "return"
+    """What happens to a surviving guardian's beaten base tiles."""
+    max_passes: int = Field(10, ge=1, le=50)
+    """B29 termination guard: passes per fight."""
+    double_points: int = Field(2, ge=0, le=9)
+    triple_points: int = Field(3, ge=0, le=9)
+
+    @field_validator("supply_total")
+    @classmethod
+    def _tens(cls, value: int) -> int:
+        if value % 10:
+            raise ValueError("supply_total must be a multiple of 10 (a 6:3:1 split)")
+        return value

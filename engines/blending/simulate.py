@@ -1,0 +1,189 @@
+"""Bot games and the "fun numbers" blending.md reports, for `cogs-arena simulate blending`.
+
+`game_record` plays one game and returns a JSON-friendly record (a top-level function, so a host
+can fan games out over processes); `aggregate` turns records into the numbers; `simulate` does
+both in-process; `report` formats them.
+
+Definitions:
+- rounds: rounds played;
+- lead change: the sole leader after a round differs from the previous sole leader (rounds with a
+  tie for the lead do not count);
+- comeback: the (sole) winner was not among the leaders after the middle round;
+- hand-limit losses: draws lost to a full hand plus tiles discarded down to the limit at turn end;
+- a player "on 0": some player ends the game with 0 points;
+- winner's share: the top score over the sum of all scores (games where someone scored);
+- win rates by seat, class and bot: a shared win counts 1/k for each of the k winners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from statistics import mean
+from typing import Any
+
+from ..runner import play_bots
+from .engine import BlendingEngine
+from .ruleset import BlendingRules
+from .tiles import CLASS_NAME
+
+
+def _leaders(scores: Sequence[int]) -> set[int]:
+    top = max(scores)
+    return {i for i, x in enumerate(scores) if x == top}
+
+
+def game_record(
+    rules: Mapping[str, Any] | BlendingRules, seed: int | str, bots: Sequence[str]
+) -> dict[str, Any]:
+    engine = BlendingEngine()
+    ruleset = rules if isinstance(rules, BlendingRules) else BlendingRules.model_validate(rules)
+    game = play_bots(engine, ruleset, seed, list(bots))
+    s = game.state
+    st = s.stats
+    final = [int(x) for x in game.outcome.scores]
+    lead_changes = 0
+    last: int | None = None
+    for scores in st.round_scores:
+        lead = _leaders(scores)
+        if len(lead) == 1:
+            (who,) = lead
+            if last is not None and who != last:
+                lead_changes += 1
+            last = who
+    winners = list(game.outcome.winners)
+    comeback = False
+    if len(winners) == 1 and st.round_scores:
+        middle = st.round_scores[(len(st.round_scores) - 1) // 2]
+        comeback = winners[0] not in _leaders(middle)
+    total = sum(final)
+    return {
+        "seed": seed,
+        "bots": list(bots),
+        "scores": final,
+        "winners": winners,
+        "rounds": len(st.round_scores),
+        "lead_changes": lead_changes,
+        "comeback": comeback,
+        "fights": st.fights,
+        "kills": st.kills,
+        "bolsters": st.bolsters,
+        "guardians": st.guardians,
+        "draws_lost": st.draws_lost,
+        "limit_discards": st.limit_discards,
+        "reshuffles": st.reshuffles,
+        "someone_on_zero": min(final) == 0,
+        "winner_share": (max(final) / total) if total else None,
+        "decisions": len(game.moves),
+    }
+
+
+def aggregate(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    if not n:
+        return {"games": 0}
+    players = len(records[0]["scores"])
+
+    def avg(key: str) -> float:
+        return round(mean(float(r[key]) for r in records), 3)
+
+    seat_wins = [0.0] * players
+    class_wins: dict[str, float] = {}
+    class_games: dict[str, int] = {}
+    bot_wins: dict[str, float] = {}
+    bot_games: dict[str, int] = {}
+    for r in records:
+        share = 1.0 / len(r["winners"])
+        for seat in range(players):
+            cls = CLASS_NAME[seat % 3]
+            bot = r["bots"][seat]
+            class_games[cls] = class_games.get(cls, 0) + 1
+            bot_games[bot] = bot_games.get(bot, 0) + 1
+            won = share if seat in r["winners"] else 0.0
+            seat_wins[seat] += won
+            class_wins[cls] = class_wins.get(cls, 0.0) + won
+            bot_wins[bot] = bot_wins.get(bot, 0.0) + won
+    shares = [r["winner_share"] for r in records if r["winner_share"] is not None]
+    return {
+        "games": n,
+        "rounds": avg("rounds"),
+        "rounds_max": max(r["rounds"] for r in records),
+        "lead_changes": avg("lead_changes"),
+        "lead_changes_max": max(r["lead_changes"] for r in records),
+        "comebacks": round(sum(1 for r in records if r["comeback"]) / n, 3),
+        "fights": avg("fights"),
+        "kills": avg("kills"),
+        "bolsters": avg("bolsters"),
+        "guardians_raised": avg("guardians"),
+        "hand_limit_losses": round(mean(r["draws_lost"] + r["limit_discards"] for r in records), 3),
+        "draws_lost": avg("draws_lost"),
+        "limit_discards": avg("limit_discards"),
+        "reshuffles": avg("reshuffles"),
+        "games_with_a_player_on_0": round(sum(1 for r in records if r["someone_on_zero"]) / n, 3),
+        "winner_share_of_points": round(mean(shares), 3) if shares else None,
+        "winner_over_half": round(sum(1 for x in shares if x > 0.5) / n, 3),
+        "win_rate_by_seat": [round(w / n, 3) for w in seat_wins],
+        "win_rate_by_class": {
+            c: round(class_wins[c] / class_games[c], 3) for c in sorted(class_games)
+        },
+        "win_rate_by_bot": {b: round(bot_wins[b] / bot_games[b], 3) for b in sorted(bot_games)},
+        "mean_score": avg_scores(records),
+        "decisions": avg("decisions"),
+    }
+
+
+def avg_scores(records: Sequence[Mapping[str, Any]]) -> float:
+    return round(mean(float(mean(r["scores"])) for r in records), 3)
+
+
+def seat_bots(bots: Sequence[str], game: int, rotate: bool) -> list[str]:
+    """The bots of one game: as given, or rotated one seat per game so bots visit every seat."""
+    if not rotate:
+        return list(bots)
+    k = game % len(bots)
+    return list(bots[-k:]) + list(bots[:-k]) if k else list(bots)
+
+
+def simulate(
+    seeds: Iterable[int | str],
+    bots: Sequence[str],
+    rules: Mapping[str, Any] | BlendingRules | None = None,
+    rotate: bool = False,
+) -> dict[str, Any]:
+    ruleset = (
+        rules
+        if isinstance(rules, BlendingRules)
+        else BlendingRules.model_validate(dict(rules or {}))
+    )
+    if len(bots) != ruleset.players:
+        raise ValueError(f"need {ruleset.players} bots, one per seat; got {len(bots)}")
+    records = [
+        game_record(ruleset, seed, seat_bots(bots, i, rotate)) for i, seed in enumerate(seeds)
+    ]
+    return aggregate(records)
+
+
+def report(stats: Mapping[str, Any]) -> str:
+    if not stats.get("games"):
+        return "no games"
+    lines = [
+        f"games                      {stats['games']}",
+        f"rounds per game            {stats['rounds']} (max {stats['rounds_max']})",
+        f"lead changes per game      {stats['lead_changes']} (max {stats['lead_changes_max']})",
+        f"comebacks                  {stats['comebacks']:.0%} of games",
+        f"fights per game            {stats['fights']}",
+        f"kills per game             {stats['kills']}",
+        f"bolsters per game          {stats['bolsters']}",
+        f"guardians raised per game  {stats['guardians_raised']}",
+        f"hand-limit losses per game {stats['hand_limit_losses']} "
+        f"({stats['draws_lost']} draws lost, {stats['limit_discards']} discards)",
+        f"games with a player on 0   {stats['games_with_a_player_on_0']:.0%}",
+        f"winner's share of points   {stats['winner_share_of_points']} "
+        f"(over half in {stats['winner_over_half']:.0%} of games)",
+        "win rate by seat           "
+        + " ".join(f"{i}:{w:.0%}" for i, w in enumerate(stats["win_rate_by_seat"])),
+        "win rate by class          "
+        + " ".join(f"{c}:{w:.0%}" for c, w in stats["win_rate_by_class"].items()),
+        "win rate by bot            "
+        + " ".join(f"{b}:{w:.0%}" for b, w in stats["win_rate_by_bot"].items()),
+    ]
+    return "\n".join(lines)
