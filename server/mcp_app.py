@@ -189,7 +189,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
             dict[str, Any] | None, Field(description="Ruleset overrides; unknown keys rejected.")
         ] = None,
         seat: Annotated[
-            str | None, Field(description="Seat name or number you take.", max_length=50)
+            int | Annotated[str, Field(max_length=50)] | None,
+            Field(description="Seat name or number you take."),
         ] = None,
         bots: Annotated[
             list[Annotated[str, Field(max_length=50)]] | None,

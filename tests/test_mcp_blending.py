@@ -1,0 +1,83 @@
+"""Blending through MCP: one LLM seat and three bots play a whole game by menu numbers, with a
+fight. The seat is driven by the builder bot, but it reads only what the tools return and
+answers with a number, as a model would; it takes any fight the menu offers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_helpers import call
+
+from cogs_arena.engines import LegalMoves, MoveInfo, get_engine
+from cogs_arena.engines.rng import Stream
+from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.service import GameService
+from cogs_arena.server.store import MemoryStore
+from cogs_arena.transcripts import read_transcript, replay
+
+pytestmark = pytest.mark.anyio
+
+
+async def _play_game(client: Client, seed: int) -> tuple[dict[str, Any], int, set[str]]:
+    builder = get_engine("blending").bots()["builder"]
+    game = await call(
+        client,
+        "new_game",
+        game="blending",
+        seed=seed,
+        seat=0,
+        bots=["builder", "random", "builder"],
+    )
+    gid, cred = game["game_id"], game["credential"]
+    view, calls, kinds = game["view"], 0, set()
+    while view["status"] != "over":
+        menu = await call(client, "legal_moves", game_id=gid, credential=cred, page_size=500)
+        entries = menu["moves"]
+        while menu["page"] < menu["pages"]:
+            menu = await call(
+                client,
+                "legal_moves",
+                game_id=gid,
+                credential=cred,
+                page_size=500,
+                page=menu["page"] + 1,
+            )
+            entries += menu["moves"]
+        assert len(entries) == menu["total"]
+        fights = [e for e in entries if e["kind"] == "fight"]
+        if fights:
+            number = fights[0]["number"]
+        else:
+            legal = LegalMoves(
+                tuple(MoveInfo(e["notation"], e["description"], e["kind"]) for e in entries)
+            )
+            choice = builder(view["observation"], legal, Stream(seed, f"llm/{calls}"))
+            number = next(e["number"] for e in entries if e["notation"] == choice)
+        kinds.add(next(e["kind"] for e in entries if e["number"] == number))
+        view = (await call(client, "play", game_id=gid, credential=cred, number=number))["view"]
+        calls += 1
+    return game, calls, kinds
+
+
+async def test_one_llm_seat_plays_a_whole_game_with_a_fight(tmp_path: Path) -> None:
+    service = GameService(MemoryStore(), tmp_path / "t")
+    async with Client(build_server(service)) as client:
+        for seed in range(1, 30):
+            game, calls, kinds = await _play_game(client, seed)
+            if "fight" in kinds:
+                break
+        else:
+            raise AssertionError("no fight in 29 games")
+        assert {"placement", "end", "fight"} <= kinds
+        assert calls > 20
+        final = await call(client, "show", game_id=game["game_id"], credential=game["credential"])
+        assert final["outcome"]["reason"]
+        assert "hand" not in str(final["observation"].get("rivals", ""))
+    events = read_transcript(game["transcript"])
+    assert events[-1]["type"] == "footer"
+    plays = [e for e in events if e["type"] == "play" and e["seat"] == 0]
+    assert plays and all("number" in e["args"] for e in plays)
+    assert replay(game["transcript"]).ok
