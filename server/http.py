@@ -71,6 +71,9 @@ def serve_http(mcp: MCPServer, options: HttpOptions, log_level: str = "WARNING")
         log_config=None,  # uvicorn's own config logs access lines to stdout; ours goes to stderr
         log_level=log_level.lower(),
         access_log=False,
+        # Longer than clients keep idle connections (httpx: 5 s), so a client never reuses a
+        # connection the server is closing at that moment: that race fails the request.
+        timeout_keep_alive=30,
         lifespan="on",
         # Open SSE streams never end on their own; do not hold a shutdown for them.
         timeout_graceful_shutdown=3,

@@ -5,7 +5,6 @@ allocation. Deterministic: the seed is unused by the rules (I7)."""
 from __future__ import annotations
 
 import hashlib
-
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
