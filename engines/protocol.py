@@ -61,6 +61,38 @@ class LegalMoves:
     instructions: str = ""
 
 
+class LazyLegalMoves(LegalMoves):
+    """A menu built on first use: hosts hand one to every bot, and most bots read only their
+    observation, so the menu is often never needed."""
+
+    def __init__(self, build: Callable[[], LegalMoves]) -> None:
+        object.__setattr__(self, "_build", build)
+        object.__setattr__(self, "_built", None)
+
+    def _menu(self) -> LegalMoves:
+        built: LegalMoves | None = object.__getattribute__(self, "_built")
+        if built is None:
+            built = object.__getattribute__(self, "_build")()
+            object.__setattr__(self, "_built", built)
+        return built
+
+    @property
+    def moves(self) -> tuple[MoveInfo, ...]:
+        return self._menu().moves
+
+    @property
+    def complete(self) -> bool:
+        return self._menu().complete
+
+    @property
+    def hints(self) -> Mapping[str, JSON]:
+        return self._menu().hints
+
+    @property
+    def instructions(self) -> str:
+        return self._menu().instructions
+
+
 @dataclass(frozen=True)
 class Outcome:
     scores: tuple[float, ...]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from functools import partial
 from typing import Any
 
-from .protocol import JSON, Engine, Outcome, Ruleset
+from .protocol import JSON, Engine, LazyLegalMoves, Outcome, Ruleset
 from .rng import Stream
 
 
@@ -53,9 +55,8 @@ def play_bots(
             texts: dict[int, str] = {}
             for seat in seats:
                 obs: dict[str, JSON] = engine.observe(state, seat)
-                text = players[seat](
-                    obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision)
-                )
+                menu = LazyLegalMoves(partial(engine.legal_moves, state, seat))
+                text = players[seat](obs, menu, bot_stream(seed, seat, decision))
                 chosen[seat] = engine.parse_move(state, seat, text)
                 texts[seat] = engine.move_text(chosen[seat])
             state = engine.apply_batch(state, chosen)
@@ -64,9 +65,8 @@ def play_bots(
         else:
             seat = seats[0]
             obs = engine.observe(state, seat)
-            text = players[seat](
-                obs, engine.legal_moves(state, seat), bot_stream(seed, seat, decision)
-            )
+            menu = LazyLegalMoves(partial(engine.legal_moves, state, seat))
+            text = players[seat](obs, menu, bot_stream(seed, seat, decision))
             move = engine.parse_move(state, seat, text)
             state = engine.apply(state, seat, move)
             record.append((seat, engine.move_text(move)))

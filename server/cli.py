@@ -70,6 +70,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the MCP server (stdio, or HTTP)")
     _add_store_flags(serve)
     serve.add_argument("--log-level", default="WARNING", help="stderr log level")
+    serve.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="default time per decision for LLM seats (off unless set; new_game can override)",
+    )
+    serve.add_argument(
+        "--join-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="how long a game waits for invited seats before starting or forfeiting (300)",
+    )
     _add_http_flags(serve)
 
     demo = sub.add_parser("demo", help="play a bot-vs-bot Influence game through MCP over stdio")
@@ -114,6 +128,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         auth_token=args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None,
         allowed_origins=tuple(args.allow_origin),
     )
+    for flag, value in (("--deadline", args.deadline), ("--join-timeout", args.join_timeout)):
+        if value is not None and value <= 0:
+            print(f"cogs-arena serve: {flag} must be > 0 seconds", file=sys.stderr)
+            return 2
     if args.transport == "http":
         try:  # before opening the store: a refused start must leave nothing behind
             check_bind(options)
@@ -122,7 +140,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 2
     store_path, transcripts = _paths(args)
     store: Store = MemoryStore() if args.memory else SqliteStore(store_path)
-    service = GameService(store, transcripts)
+    service = GameService(
+        store,
+        transcripts,
+        default_deadline=args.deadline,
+        default_join_timeout=args.join_timeout,
+    )
     server = build_server(service)
     # Deadlines and join timeouts need a clock that runs while nobody calls.
     stop_ticker = service.start_ticker()

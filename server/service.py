@@ -11,12 +11,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..engines import Engine, GameError, GameOver, IllegalMove, MalformedMove, NotYourTurn
-from ..engines.protocol import LegalMoves
+from ..engines.protocol import LazyLegalMoves, LegalMoves
 from ..engines.registry import _ENGINES, get_engine
 from ..engines.runner import bot_stream
 from ..transcripts.format import SCHEMA_VERSION
@@ -1022,7 +1023,7 @@ class GameService:
         engine, record = session.engine, session.record
         bot = engine.bots()[record.seats[seat].bot or "random"]
         observation = engine.observe(session.state, seat)
-        menu = engine.legal_moves(session.state, seat)
+        menu = LazyLegalMoves(partial(engine.legal_moves, session.state, seat))
         text = bot(observation, menu, bot_stream(record.seed, seat, record.decision))
         try:
             move = engine.parse_move(session.state, seat, text)
