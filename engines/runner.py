@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from functools import partial
 from typing import Any
 
 from .protocol import JSON, Engine, LazyLegalMoves, Outcome, Ruleset
