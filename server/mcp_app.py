@@ -91,6 +91,19 @@ def _client_info(ctx: Context | None) -> tuple[str | None, str | None]:
         return None, None
 
 
+def _seat_text(result: NewGame) -> str:
+    """What new_game and join_game say: the ids to keep, invitations, then the first view."""
+    lines = [
+        f"game_id: {result.game_id}",
+        f"credential: {result.credential}",
+        f"You are {result.seat_name} (seat {result.seat}); seed {result.seed}.",
+    ]
+    lines.extend(f"Invitation for {name}: {code}" for name, code in result.invitations.items())
+    if result.spectator_code:
+        lines.append(f"Spectator code: {result.spectator_code}")
+    return "\n".join(lines) + "\n\n" + result.view.text
+
+
 def _menu_text(menu: Menu) -> str:
     lines = [
         f"Legal moves (decision {menu.decision}): {menu.matching} of {menu.total} shown in "
@@ -231,14 +244,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
             join_timeout=join_timeout,
             time_limit=time_limit,
         )
-        text = (
-            f"game_id: {result.game_id}\ncredential: {result.credential}\n"
-            f"You are {result.seat_name} (seat {result.seat}); seed {result.seed}.\n"
-            + "".join(f"Invitation for {n}: {c}\n" for n, c in result.invitations.items())
-            + "\n"
-            + result.view.text
-        )
-        return _result(result, text)
+        return _result(result, _seat_text(result))
 
     @mcp.tool(annotations=ACTING)
     @_tool_errors
@@ -264,11 +270,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
             model=model,
             prompt=prompt,
         )
-        text = (
-            f"game_id: {result.game_id}\ncredential: {result.credential}\n"
-            f"You are {result.seat_name} (seat {result.seat}).\n\n" + result.view.text
-        )
-        return _result(result, text)
+        return _result(result, _seat_text(result))
 
     @mcp.tool(annotations=READ_ONLY)
     @_tool_errors
