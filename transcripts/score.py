@@ -45,7 +45,7 @@ def seat_label(seat: dict[str, Any]) -> str:
     else:
         base = player.get("model") or (player.get("client") or {}).get("name") or "llm"
     prompt = player.get("prompt")
-    return f"{seat.get('game', '')}{base}" + (f" [{prompt}]" if prompt else "")
+    return base + (f" [{prompt}]" if prompt else "")
 
 
 def score_files(paths: Iterable[str | Path]) -> list[LabelScore]:

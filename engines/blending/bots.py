@@ -78,6 +78,10 @@ def _squares(rows: Sequence[Sequence[int]]) -> dict[Pos, int]:
 
 NEAR9 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
+_SITES: dict[
+    int, tuple[tuple[tuple[int, Pos, int], ...], dict[Pos, list[tuple[int, int]]], set[Pos]]
+] = {}
+
 
 class _View:
     """The parts of an observation the builder reasons over."""
@@ -103,26 +107,36 @@ class _View:
         self._estate: dict[Pos, list[tuple[int, int]]] | None = None
         self._crowded: set[Pos] | None = None
 
+    def _sites(self) -> tuple[dict[Pos, list[tuple[int, int]]], set[Pos]]:
+        """Estates and crowded squares depend only on where the guardians stand, which changes
+        a few times a game, so the last pair is remembered by the guardians' places (compared
+        by value: every observation lists them afresh)."""
+        key = tuple((owner, at, land) for owner, at, land, _ in self.guardians)
+        got = _SITES.get(0)
+        if got is not None and got[0] == key:
+            return got[1], got[2]
+        estate: dict[Pos, list[tuple[int, int]]] = {}
+        for owner, (gx, gy), land in key:
+            for dx, dy in NEAR9:
+                estate.setdefault((gx + dx, gy + dy), []).append((owner, land))
+        crowded = {
+            (gx + dx, gy + dy) for _, (gx, gy), _ in key for dx in range(-2, 3) for dy in range(-2, 3)
+        }
+        _SITES[0] = (key, estate, crowded)
+        return estate, crowded
+
     @property
     def estate(self) -> dict[Pos, list[tuple[int, int]]]:
         """Squares inside estates, with the (owner, land) of each estate covering them."""
         if self._estate is None:
-            self._estate = {}
-            for owner, (gx, gy), land, _ in self.guardians:
-                for dx, dy in NEAR9:
-                    self._estate.setdefault((gx + dx, gy + dy), []).append((owner, land))
+            self._estate, self._crowded = self._sites()
         return self._estate
 
     @property
     def crowded(self) -> set[Pos]:
         """Squares within 2 of a guardian: no new guardian there."""
         if self._crowded is None:
-            self._crowded = {
-                (gx + dx, gy + dy)
-                for _, (gx, gy), _, _ in self.guardians
-                for dx in range(-2, 3)
-                for dy in range(-2, 3)
-            }
+            self._estate, self._crowded = self._sites()
         return self._crowded
 
     def land_count(self, center: Pos, land: int) -> int:
@@ -282,15 +296,6 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
     return out
 
 
-def _best_placement(v: _View, menu: _Notes, near_only: bool) -> tuple[float, str] | None:
-    """The best candidate the menu offers (the menu is checked, so a slip in _single_legal can
-    cost a placement but never an illegal move)."""
-    for value, note in _candidates(v, near_only):
-        if note in menu:
-            return (value, note)
-    return None
-
-
 def _pile_pick(v: _View, notes: list[str]) -> str:
     """The tile to give a guardian: blends defend best; home singles are kept for painting."""
 
@@ -340,11 +345,13 @@ def _target(v: _View) -> Pos | None:
     return None
 
 
-def _fight_move(v: _View, notes: list[str]) -> str:
+def _fight_move(v: _View) -> str:
     f = v.obs["fight"]
     contested = {p for p, _, _ in f["laid"]}
     laid_tiles = {t for _, t, _ in f["laid"]}
     if not f["flipped"]:
+        # before the pass's first flip the menu offers every hand tile against every free
+        # position with each of its kinds, so the best lay is always on it
         best: tuple[float, str] | None = None
         for i, (_, face_text, state) in enumerate(f["row"], start=1):
             if state != "live" or i in contested:
@@ -358,9 +365,10 @@ def _fight_move(v: _View, notes: list[str]) -> str:
                     score = win - 0.01 * len(set(face))
                     if win > 0 and lose == 0 and (best is None or score > best[0]):
                         best = (score, f"lay t{t}@{i} {('slice', 'shoot', 'cast')[kind]}")
-        if best is not None and best[1] in notes:
+        if best is not None:
             return best[1]
-    if "flip" in notes:
+    flipped = set(f["flipped"])
+    if any(p not in flipped for p in contested):
         return "flip"
     return "stop"
 
@@ -383,14 +391,15 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
         return _sane_discard(obs)
     if phase == "turn":
         return _turn(_View(obs), menu)
-    notes = [m.notation for m in menu.moves]
     if phase == "walk":
-        return _walk(obs, notes)
+        return _walk(obs, [m.notation for m in menu.moves])
+    # picks and fight steps are fully settled by the observation (a pick is any hand tile, a
+    # lay any free row position), so these phases never build the menu
     v = _View(obs)
     if phase == "fight":
-        return _fight_move(v, notes)
+        return _fight_move(v)
     if phase == "pick":
-        picks = [n for n in notes if n.startswith("pick ")]
+        picks = [f"pick t{t}" for t, _ in v.hand]
         if obs["pick"]["for"] == "rebuild":
             at = (obs["pick"]["at"][0], obs["pick"]["at"][1])
             land = v.squares.get(at, START)
@@ -399,66 +408,122 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
             return "skip"
         if obs["pick"]["for"] == "swap":
             dead = _dead(v)
-            if dead and f"pick t{dead[0]}" in notes:
+            if dead:
                 return f"pick t{dead[0]}"
-            return "done" if "done" in notes else picks[0]
+            return "done" if obs["pick"]["count"] else picks[0]
         return _pile_pick(v, picks)
     return "end"
 
 
+class _Kinds:
+    """The menu's notations by kind, read only when the observation cannot settle a question:
+    it does not show every ruleset field (the guardian pile size and spacing, pile_max,
+    near_count), so those answers come from the menu."""
+
+    def __init__(self, options: LegalMoves) -> None:
+        self.options = options
+        self.by_kind: dict[str, list[str]] | None = None
+        self.placements: _Notes | None = None
+
+    def _scan(self) -> dict[str, list[str]]:
+        if self.by_kind is None:
+            # the menu lists moves, then placements, then the rest: only the ends need a scan
+            moves = self.options.moves
+            i = 0
+            while i < len(moves) and moves[i].kind == "move":
+                i += 1
+            j = len(moves)
+            while j > i and moves[j - 1].kind != "placement":
+                j -= 1
+            self.by_kind = {}
+            for m in (*moves[:i], *moves[j:]):
+                self.by_kind.setdefault(m.kind, []).append(m.notation)
+            self.placements = _Notes(moves[i:j]) if j > i else None
+        return self.by_kind
+
+    def of(self, kind: str) -> list[str]:
+        return self._scan().get(kind, [])
+
+    def placement_notes(self) -> _Notes | None:
+        self._scan()
+        return self.placements
+
+
+def _steps(v: _View) -> list[str]:
+    """The menu's step entries: every placed square around the hero that the moves left pay for
+    (a step onto home land costs 1, any other native_speed)."""
+    turn = v.obs["turn"]
+    speed, left = int(v.obs["native_speed"]), int(turn["moves_left"])
+    hx, hy = v.hero
+    out = []
+    for dx, dy in NEAR9:
+        dest = (hx + dx, hy + dy)
+        land = v.squares.get(dest)
+        if dest != v.hero and land is not None and (1 if land == v.home else speed) <= left:
+            out.append(f"move {dest[0]},{dest[1]}")
+    return out
+
+
 def _turn(v: _View, options: LegalMoves) -> str:
-    # the menu lists moves, then placements, then the rest: only the ends need a scan by kind
-    moves = options.moves
-    i = 0
-    while i < len(moves) and moves[i].kind == "move":
-        i += 1
-    j = len(moves)
-    while j > i and moves[j - 1].kind != "placement":
-        j -= 1
-    by_kind: dict[str, list[str]] = {}
-    for m in (*moves[:i], *moves[j:]):
-        by_kind.setdefault(m.kind, []).append(m.notation)
-    placements = _Notes(moves[i:j]) if j > i else None
-    if "guardian" in by_kind:
+    menu = _Kinds(options)
+    turn = v.obs["turn"]
+    free = not turn["main"]  # no main action yet: every main action needs this
+    hand = bool(v.hand)
+    if free and hand and v.left > 0:
         land = v.squares[v.hero]
-        if land == v.home or _estate_value(v, v.hero, land) >= 4:
-            return "guardian"
-    fights = set(by_kind.get("fight", ()))
-    for owner, _at, _, g in v.guardians:
-        note = f"fight {g['id']}"
-        if owner != v.seat and note in fights:
-            pile = [face_from_text(f) for _, f, _ in g["pile"]]
-            if _beatable(pile, v.hand):
-                return note
-    if placements is not None:
-        near_only = v.obs.get("turn", {}).get("placement_mode") == "near"
-        best = _best_placement(v, placements, near_only)
-        if best is not None and best[0] > 0.25:
-            return best[1]
+        # a guardian on the hero's own square always blocks; the rest of the site rules
+        # (spacing, land needed, pile size) are ruleset fields the menu knows
+        if land != START and all(at != v.hero for _, at, _, _ in v.guardians):
+            if land == v.home or _estate_value(v, v.hero, land) >= 4:
+                if "guardian" in menu.of("guardian"):
+                    return "guardian"
+    if free and hand:
+        for owner, at, _, g in v.guardians:
+            if owner != v.seat and _cheb(at, v.hero) <= 1:
+                pile = [face_from_text(f) for _, f, _ in g["pile"]]
+                if _beatable(pile, v.hand):
+                    return f"fight {g['id']}"
+    best: tuple[float, str] | None = None
+    if not turn["placed"]:
+        # the first placement may go anywhere, and _candidates then checks exactly what the
+        # menu would: every candidate is on it
+        candidates = _candidates(v, False)
+        best = candidates[0] if candidates else None
+    elif turn["placement_mode"] == "near":
+        # how many near placements a turn allows is a ruleset field: ask the menu, but only
+        # when there is something worth placing
+        candidates = _candidates(v, True)
+        placements = menu.placement_notes() if candidates else None
+        if placements is not None:
+            best = next(((value, n) for value, n in candidates if n in placements), None)
+    if best is not None and best[0] > 0.25:
+        return best[1]
     target = _target(v)
     if target is not None and target != v.hero:
         now = _cheb(v.hero, target)
         step: tuple[int, int, str] | None = None
-        for n in by_kind.get("move", ()):
-            if n:
-                x, y = (int(c) for c in n[5:].split(","))
-                key = (_cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
-                if step is None or key < step:
-                    step = key
+        for n in _steps(v):
+            x, y = (int(c) for c in n[5:].split(","))
+            key = (_cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
+            if step is None or key < step:
+                step = key
         if step is not None and step[0] < now:
             return step[2]
-    for _, at, _, g in v.mine:
-        threatened = any(_cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
-        if threatened and len(g["pile"]) < 6:
-            gid = g["id"]
-            offers = [
-                f"pick {n.split()[1]}" for n in by_kind.get("bolster", ()) if n.endswith(" " + gid)
-            ]
-            if offers:
-                tile = _pile_pick(v, offers).split()[1]
-                return f"bolster {tile} {gid}"
-    if "swap" in by_kind and len(_dead(v)) >= 3 and len(v.hand) >= 8:
-        return "swap"
+    if free and hand:
+        for _, at, _, g in v.mine:
+            threatened = any(
+                _cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat
+            )
+            if threatened and len(g["pile"]) < 6 and _cheb(at, v.hero) <= 1:
+                gid = g["id"]
+                offers = [
+                    f"pick {n.split()[1]}" for n in menu.of("bolster") if n.endswith(" " + gid)
+                ]
+                if offers:
+                    tile = _pile_pick(v, offers).split()[1]
+                    return f"bolster {tile} {gid}"
+        if len(_dead(v)) >= 3 and len(v.hand) >= 8:
+            return "swap"
     return "end"
 
 

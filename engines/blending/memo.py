@@ -10,6 +10,7 @@ single assignment, so concurrent readers never pair one key with another value.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import is_
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -23,12 +24,8 @@ class Memo(Generic[T]):
 
     def get(self, keys: tuple[object, ...], make: Callable[[], T]) -> T:
         slot = self.slot
-        if slot is not None and len(slot[0]) == len(keys):
-            for a, b in zip(slot[0], keys, strict=True):
-                if a is not b:
-                    break
-            else:
-                return slot[1]
+        if slot is not None and len(slot[0]) == len(keys) and all(map(is_, slot[0], keys)):
+            return slot[1]
         value = make()
         self.slot = (keys, value)
         return value

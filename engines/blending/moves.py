@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..errors import MalformedMove
@@ -122,8 +123,10 @@ def kind_code(word: str) -> int | None:
     return aliases.get(w)
 
 
+@lru_cache(maxsize=4096)
 def parse(raw: str) -> Move:
-    """Reads text into a Move. Blend rotations left out come back as rot=-2 for the engine to fill
+    """Reads text into a Move (remembered: a game repeats the same few hundred texts, and a Move
+    is immutable). Blend rotations left out come back as rot=-2 for the engine to fill
     in from the spot (the only one that matches)."""
     cleaned = re.sub(r"\s*,\s*", ",", raw.strip().lower())
     cleaned = re.sub(r"\s*@\s*", "@", cleaned)

@@ -60,6 +60,9 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
     def _tile(t: int) -> list[JSON]:
         return [names[t], texts[t]]
 
+    placed = [0] * n
+    for g in s.guardians:
+        placed[g.owner] += 1
     players = []
     for p in range(n):
         hidden = (*s.hands[p], *(s.picked if p == s.seat and s.phase == "pick" else ()))
@@ -71,8 +74,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
             "walk": s.walks[p],
             "hand_pips": _pips(size, hidden),
             "hand_size": len(hidden),
-            "guardians_left": s.rules.guardians_per_player
-            - sum(1 for g in s.guardians if g.owner == p),
+            "guardians_left": s.rules.guardians_per_player - placed[p],
             "score_now": scores[p]["total"],
             "score_parts": [scores[p]["land"], scores[p]["blends"]],
         }

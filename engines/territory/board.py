@@ -106,10 +106,21 @@ _BYTE_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 )
 
 
+def _span(mask: int) -> tuple[int, bytes]:
+    """The first byte index and the bytes of a mask between its lowest and highest set bits:
+    reach masks cover a few columns of the grid, so most of the 30 bytes are empty."""
+    if not mask:
+        return 0, b""
+    lo = ((mask & -mask).bit_length() - 1) >> 3
+    rest = mask >> (lo << 3)
+    return lo, rest.to_bytes((rest.bit_length() + 7) >> 3, "little")
+
+
 def bits(mask: int) -> list[int]:
     """The tile indices set in a tile mask, ascending (the padded grid keeps T2 order)."""
     out: list[int] = []
-    for k, b in enumerate(mask.to_bytes(_NBYTES, "little")):
+    lo, data = _span(mask)
+    for k, b in enumerate(data, lo):
         if b:
             out += _BYTE_TILES[k][b]
     return out
@@ -118,7 +129,8 @@ def bits(mask: int) -> list[int]:
 def mask_keys(mask: int) -> list[str]:
     """The keys of the tiles set in a tile mask, in board order."""
     out: list[str] = []
-    for k, b in enumerate(mask.to_bytes(_NBYTES, "little")):
+    lo, data = _span(mask)
+    for k, b in enumerate(data, lo):
         if b:
             out += _BYTE_KEYS[k][b]
     return out

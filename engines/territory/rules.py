@@ -9,12 +9,14 @@ from ..errors import IllegalMove
 from .board import (
     ALIASES,
     BIT,
+    CRACKED,
     DIST,
     HEARTHS,
     HOME_MASKS,
     INDEX,
     KEYS,
     RUBBLE,
+    WALL,
     effective,
     grow,
 )
@@ -43,10 +45,16 @@ class Reach:
         return None
 
 
+_EFFECTIVE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(effective(st, y) for y in range(4)) for st in (WALL, CRACKED, RUBBLE)
+)
+"""_EFFECTIVE[state][base yield]: `effective` as a table, read once per tile per state."""
+
+
 class _Derived:
     """Per-state masks shared by every seat's reach."""
 
-    __slots__ = ("alive", "claim_rank", "eff", "free", "owned", "owned_masks", "rubble")
+    __slots__ = ("alive", "eff", "free", "owned", "owned_masks", "rubble")
 
     def __init__(self, state: TerritoryState) -> None:
         n = len(state.seats)
@@ -63,15 +71,12 @@ class _Derived:
                 rubble |= BIT[j]
             else:
                 free |= BIT[j]
-        yields = state.board.yields
         self.owned = owned
         self.owned_masks = masks
         self.rubble = rubble
         self.free = free
         self.alive = [s.life != ELIMINATED for s in state.seats]
-        self.eff = [effective(st, y) for st, y in zip(tiles, yields, strict=True)]
-        # Sort key base for the menu's claims: richer first, then board order (d goes in bits 8-11).
-        self.claim_rank = [(3 - e) << 12 | j for j, e in enumerate(self.eff)]
+        self.eff = [_EFFECTIVE[st][y] for st, y in zip(tiles, state.board.yields, strict=True)]
 
 
 def derived(state: TerritoryState) -> _Derived:

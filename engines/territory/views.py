@@ -37,41 +37,64 @@ def _alias(seat: int | None) -> str | None:
 _ROWS: dict[tuple[int, int, int, int, bool], tuple[Any, ...]] = {}
 """Tile rows are immutable and recur from state to state, so each is built once."""
 
+_TILE_IDS = range(len(COORDS))
+_HEARTH_KEYS = tuple(f"{q},{r}" for q, r in HEARTH_COORDS)
+
+
+def _row(j: int, st: int, y: int, o: int, w: bool) -> tuple[Any, ...]:
+    row = _ROWS.get((j, st, y, o, w))
+    if row is None:
+        q, r = COORDS[j]
+        row = (q, r, STATE_NAMES[st], y, effective(st, y), _alias(o), w, _alias(HEARTH_OF[j]))
+        _ROWS[(j, st, y, o, w)] = row
+    return row
+
 
 def _public(state: TerritoryState) -> dict[str, Any]:
     """The part every seat and spectator sees, built once per state."""
     cached = state.cache.get("public")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    yields = state.board.yields
-    rows = []
-    for j, st, y, o, w in zip(
-        range(len(COORDS)), state.tiles, yields, state.owner, state.wet, strict=True
-    ):
-        key = (j, st, y, o, w)
-        row = _ROWS.get(key)
-        if row is None:
-            q, r = COORDS[j]
-            row = (q, r, STATE_NAMES[st], y, effective(st, y), _alias(o), w, _alias(HEARTH_OF[j]))
-            _ROWS[key] = row
-        rows.append(row)
-    tiles = tuple(rows)
+    columns = (_TILE_IDS, state.tiles, state.board.yields, state.owner, state.wet)
+    # Nearly every row is already known, so the lookups run without a Python-level loop and
+    # only the new rows go through `_row`.
+    found: list[tuple[Any, ...] | None] = list(map(_ROWS.get, zip(*columns, strict=True)))
+    if None in found:
+        found = [row or _row(*key) for row, key in zip(found, zip(*columns), strict=True)]
+    tiles = tuple(found)
     owned = owned_by_seat(state)
-    seats = tuple(
-        (
-            ("seat", i),
-            ("alias", ALIASES[i]),
-            ("life", LIFE[s.life]),
-            ("walls", len(owned[i])),
-            ("lastIncome", s.last_income),
-            ("score", s.banked),
-            ("razes", s.razes),
-            ("struckLastTurn", s.struck),
-            ("hearth", f"{HEARTH_COORDS[i][0]},{HEARTH_COORDS[i][1]}"),
-        )
+    seats = [
+        {
+            "seat": i,
+            "alias": ALIASES[i],
+            "life": LIFE[s.life],
+            "walls": len(owned[i]),
+            "lastIncome": s.last_income,
+            "score": s.banked,
+            "razes": s.razes,
+            "struckLastTurn": s.struck,
+            "hearth": _HEARTH_KEYS[i],
+        }
         for i, s in enumerate(state.seats)
-    )
-    cached = {"tiles": tiles, "seats": seats, "pool": pool(state)}
+    ]
+    r = state.ruleset
+    cached = {
+        "tiles": tiles,
+        "seats": seats,
+        "pool": pool(state),
+        "events": list(state.events[-RECENT_EVENTS:]),
+        "rules": {
+            "maxOrders": r.max_orders,
+            "flingRange": r.fling_range,
+            "razeFromTurn": r.raze_from_turn,
+            "talkLines": r.talk_lines,
+            "talkChars": r.talk_chars,
+            "noteChars": r.note_chars,
+            "transferFee": r.transfer_fee,
+            "claimOwnedTarget": r.claim_owned_target,
+            "razeOrder": r.raze_order,
+        },
+    }
     state.cache["public"] = cached
     return cached
 
@@ -133,6 +156,8 @@ def _report_json(p: SeatReport) -> dict[str, JSON]:
 def _common(state: TerritoryState, outcome: JSON) -> dict[str, JSON]:
     pub = _public(state)
     r = state.ruleset
+    # Every viewer gets its own copies of the mutable parts, so a caller editing one view
+    # cannot change another or the cached parts.
     return {
         "game": "territory",
         "turn": state.turn,
@@ -140,24 +165,14 @@ def _common(state: TerritoryState, outcome: JSON) -> dict[str, JSON]:
         "over": state.ended is not None,
         "result": outcome,
         "map": r.map,
-        "seats": [dict(s) for s in pub["seats"]],
+        "seats": [s.copy() for s in pub["seats"]],
         "tileFields": list(TILE_FIELDS),
         # Rows are shared tuples (immutable), which JSON writes as arrays.
         "tiles": pub["tiles"],
         "pool": pub["pool"],
         "poolStart": state.pool_start,
-        "events": list(state.events[-RECENT_EVENTS:]),
-        "rules": {
-            "maxOrders": r.max_orders,
-            "flingRange": r.fling_range,
-            "razeFromTurn": r.raze_from_turn,
-            "talkLines": r.talk_lines,
-            "talkChars": r.talk_chars,
-            "noteChars": r.note_chars,
-            "transferFee": r.transfer_fee,
-            "claimOwnedTarget": r.claim_owned_target,
-            "razeOrder": r.raze_order,
-        },
+        "events": list(pub["events"]),
+        "rules": pub["rules"].copy(),
     }
 
 
@@ -311,11 +326,11 @@ def menu(state: TerritoryState, seat: int) -> LegalMoves:
     info = derived(state)
     moves = [_HOLD_INFO]
     # Richest first, then nearest, then board order: one integer sort key per tile.
-    rank = info.claim_rank
+    eff = info.eff
     keys: list[int] = []
     for d in range(1, len(here.claim)):
         if here.claim_cost[d] <= paint and here.claim[d]:
-            keys += [rank[j] + (d << 8) for j in bits(here.claim[d])]
+            keys += [(3 - eff[j]) << 12 | d << 8 | j for j in bits(here.claim[d])]
     keys.sort()
     costs = here.claim_cost
     for k in keys:
