@@ -1161,7 +1161,9 @@ class GameService:
     ) -> str:
         record = session.record
         me = record.seats[seat].name
-        lines = [f"{record.game} game {record.game_id}; you are {me} (seat {seat})."]
+        # No game id here: the view text is part of the transcript, which must read the same for
+        # the same seed and moves.
+        lines = [f"{session.engine.title}: you are {me} (seat {seat})."]
         if not to_act:
             outcome = session.engine.outcome(session.state)
             if outcome is not None:

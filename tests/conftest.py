@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import pytest
 
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore, SqliteStore
+from cogs_arena.transcripts import replay
 
 
 @pytest.fixture
@@ -24,3 +26,16 @@ def sqlite_service(tmp_path: Path) -> Iterator[GameService]:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+TRANSCRIPT_NAME = re.compile(r"^(influence|territory|chemistry|blending)-[0-9a-f]{16}\.jsonl$")
+
+
+@pytest.fixture(autouse=True)
+def replay_written_transcripts(tmp_path: Path) -> Iterator[None]:
+    """Every transcript a test writes under its tmp_path must replay with matching digests."""
+    yield
+    for path in sorted(tmp_path.rglob("*.jsonl")):
+        if TRANSCRIPT_NAME.match(path.name):
+            report = replay(path)
+            assert report.ok, f"{path.name}: {report.mismatches}"
