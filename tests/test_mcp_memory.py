@@ -12,7 +12,7 @@ from mcp_helpers import call, call_error
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
-from cogs_arena.transcripts import replay
+from cogs_arena.transcripts import read_transcript, replay
 
 pytestmark = pytest.mark.anyio
 
@@ -82,6 +82,10 @@ async def test_full_game_with_every_tool(tmp_path: Path) -> None:
         assert gid in prompt.messages[0].content.text  # type: ignore[union-attr]
     report = replay(game["transcript"])
     assert report.ok and report.finished
+    header = read_transcript(game["transcript"])[0]
+    player = header["seats"][0]["player"]
+    assert player["client"]["name"] and player["model"] == "test-model"
+    assert player["prompt"] == "p1"
 
 
 async def test_bad_input_is_a_tool_error_and_changes_nothing(tmp_path: Path) -> None:

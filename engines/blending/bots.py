@@ -76,6 +76,30 @@ def _squares(rows: Sequence[Sequence[int]]) -> dict[Pos, int]:
     return squares
 
 
+_BLOCKS: dict[int, tuple[dict[Pos, int], dict[Pos, Face]]] = {}
+
+
+def _blocks(squares: dict[Pos, int]) -> dict[Pos, Face]:
+    """The four lands under every 2x2 block of land squares, by top-left square. The map changes
+    only when a tile is placed, far less often than the builder looks for blend spots, so the
+    blocks are remembered with the map they were read from."""
+    got = _BLOCKS.get(0)
+    if got is not None and got[0] is squares:
+        return got[1]
+    blocks: dict[Pos, Face] = {}
+    for x, y in squares:
+        spot = (
+            squares[(x, y)],
+            squares.get((x + 1, y), -1),
+            squares.get((x + 1, y + 1), -1),
+            squares.get((x, y + 1), -1),
+        )
+        if min(spot) >= 0 and START not in spot:
+            blocks[(x, y)] = spot
+    _BLOCKS[0] = (squares, blocks)
+    return blocks
+
+
 NEAR9 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 _SITES: dict[
@@ -120,7 +144,10 @@ class _View:
             for dx, dy in NEAR9:
                 estate.setdefault((gx + dx, gy + dy), []).append((owner, land))
         crowded = {
-            (gx + dx, gy + dy) for _, (gx, gy), _ in key for dx in range(-2, 3) for dy in range(-2, 3)
+            (gx + dx, gy + dy)
+            for _, (gx, gy), _ in key
+            for dx in range(-2, 3)
+            for dy in range(-2, 3)
         }
         _SITES[0] = (key, estate, crowded)
         return estate, crowded
@@ -271,18 +298,12 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
         for x in (hx - 1, hx):
             for y in (hy - 1, hy):
                 tls[(x, y)] = None
+        blocks = _blocks(squares)
         for tl in tls:
-            if tl in v.blends:
+            spot = blocks.get(tl)
+            if spot is None or tl in v.blends:
                 continue
             x, y = tl
-            spot = (
-                squares.get((x, y), -1),
-                squares.get((x + 1, y), -1),
-                squares.get((x + 1, y + 1), -1),
-                squares.get((x, y + 1), -1),
-            )
-            if min(spot) < 0 or START in spot:
-                continue
             if near_only and not (hx - 1 <= x <= hx and hy - 1 <= y <= hy):
                 continue
             for face, t, pats in blend_pats:
@@ -469,14 +490,19 @@ def _turn(v: _View, options: LegalMoves) -> str:
     turn = v.obs["turn"]
     free = not turn["main"]  # no main action yet: every main action needs this
     hand = bool(v.hand)
-    if free and hand and v.left > 0:
-        land = v.squares[v.hero]
-        # a guardian on the hero's own square always blocks; the rest of the site rules
-        # (spacing, land needed, pile size) are ruleset fields the menu knows
-        if land != START and all(at != v.hero for _, at, _, _ in v.guardians):
-            if land == v.home or _estate_value(v, v.hero, land) >= 4:
-                if "guardian" in menu.of("guardian"):
-                    return "guardian"
+    land = v.squares[v.hero]
+    # a guardian on the hero's own square always blocks; the rest of the site rules (spacing,
+    # land needed, pile size) are ruleset fields only the menu knows
+    if (
+        free
+        and hand
+        and v.left > 0
+        and land != START
+        and all(at != v.hero for _, at, _, _ in v.guardians)
+        and (land == v.home or _estate_value(v, v.hero, land) >= 4)
+        and "guardian" in menu.of("guardian")
+    ):
+        return "guardian"
     if free and hand:
         for owner, at, _, g in v.guardians:
             if owner != v.seat and _cheb(at, v.hero) <= 1:
@@ -511,9 +537,7 @@ def _turn(v: _View, options: LegalMoves) -> str:
             return step[2]
     if free and hand:
         for _, at, _, g in v.mine:
-            threatened = any(
-                _cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat
-            )
+            threatened = any(_cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
             if threatened and len(g["pile"]) < 6 and _cheb(at, v.hero) <= 1:
                 gid = g["id"]
                 offers = [

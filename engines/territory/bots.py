@@ -4,12 +4,12 @@ returning canonical move text. Whatever they remember comes from the observation
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..protocol import JSON, Bot, LegalMoves
 from ..rng import Stream
-from .board import KEY_INDEX
+from .board import KEY_INDEX, KEY_RANK
 
 
 def _text(orders: list[str], talk: list[str] | None = None) -> str:
@@ -32,11 +32,24 @@ def _tiles(obs: Mapping[str, Any]) -> _Tiles:
     return _Tiles(obs)
 
 
+def _order(tiles: _Tiles) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
+    """Sort key for (tile key, cost): richest first, then cheapest, then tile key; KEY_RANK
+    orders tiles as their keys sort, without comparing strings."""
+    rows = tiles.rows
+
+    def key(kc: tuple[str, int]) -> tuple[int, int, int]:
+        j = KEY_INDEX[kc[0]]
+        return (-rows[j][4], kc[1], KEY_RANK[j])
+
+    return key
+
+
 def _homestead(
     obs: Mapping[str, Any], tiles: _Tiles, paint: int, limit: int
 ) -> tuple[list[str], int]:
     """Richest reachable tiles first, ties by distance (cost) then tile key."""
-    ranked = sorted(obs["reach"].items(), key=lambda kc: (-tiles[kc[0]][4], kc[1], kc[0]))
+    # Paint only goes down, so a tile too dear now is never picked and need not be ranked.
+    ranked = sorted([kc for kc in obs["reach"].items() if kc[1] <= paint], key=_order(tiles))
     out: list[str] = []
     for key, cost in ranked:
         if len(out) >= limit:
@@ -50,14 +63,15 @@ def _homestead(
 def _raze_target(
     obs: Mapping[str, Any], tiles: _Tiles, victim: str, min_yield: int
 ) -> tuple[str, int] | None:
-    options = [
-        (key, cost)
-        for key, cost in obs["razeReach"].items()
-        if tiles[key][5] == victim and tiles[key][4] >= min_yield
-    ]
+    rows = tiles.rows
+    options = []
+    for key, cost in obs["razeReach"].items():
+        row = rows[KEY_INDEX[key]]
+        if row[5] == victim and row[4] >= min_yield:
+            options.append((key, cost))
     if not options:
         return None
-    return min(options, key=lambda kc: (-tiles[kc[0]][4], kc[1], kc[0]))
+    return min(options, key=_order(tiles))
 
 
 def homesteader(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from ..errors import MalformedMove
 from ..protocol import JSON
-from .board import ALIAS_INDEX, ALIASES
+from .board import ALIAS_INDEX, ALIASES, COORDS
 
 OrderKind = Literal["claim", "raze", "transfer"]
 
@@ -104,6 +104,9 @@ def _fast_tile_order(seg: str) -> Order | None:
 
 def parse_order(text: str) -> Order | None:
     """One order; None for `hold`."""
+    known = _TILE_ORDERS.get(text)
+    if known is not None:
+        return known
     seg = " ".join(text.split())
     fast = _fast_tile_order(seg)
     if fast is not None:
@@ -124,6 +127,13 @@ def parse_order(text: str) -> Order | None:
     raise _bad(f"the order {seg!r}")
 
 
+_TILE_ORDERS: dict[str, Order] = {
+    f"{kind} {q},{r}": Order(kind, q, r) for kind in ("claim", "raze") for q, r in COORDS
+}
+"""Canonical claim/raze lines for every tile, parsed once: bots send exactly these, and orders
+are immutable so one value serves every move."""
+
+
 def _talk_to(name: str | None) -> int | None:
     # T14: an unknown alias is treated as public.
     return None if name is None else ALIAS_INDEX.get(name.lower())
@@ -135,6 +145,11 @@ def parse_text(text: str, talk_chars: int, note_chars: int) -> TerritoryMove:
     note: str | None = None
     for raw in text.splitlines():
         rest = raw.strip()
+        known = _TILE_ORDERS.get(rest)
+        if known is not None:
+            # A canonical tile order: no talk, note or ';' to look for.
+            orders.append(known)
+            continue
         while rest:
             if _SAY_START.match(rest):
                 m = _SAY.match(rest)

@@ -21,6 +21,7 @@ from .board import (
     grow,
 )
 from .moves import Order, TerritoryMove, order_text
+from .ruleset import TerritoryRuleset
 from .state import ELIMINATED, TerritoryState
 
 
@@ -54,7 +55,7 @@ _EFFECTIVE: tuple[tuple[int, ...], ...] = tuple(
 class _Derived:
     """Per-state masks shared by every seat's reach."""
 
-    __slots__ = ("alive", "eff", "free", "owned", "owned_masks", "rubble")
+    __slots__ = ("alive", "eff", "free", "guarded", "owned", "owned_masks", "rubble")
 
     def __init__(self, state: TerritoryState) -> None:
         n = len(state.seats)
@@ -76,6 +77,12 @@ class _Derived:
         self.rubble = rubble
         self.free = free
         self.alive = [s.life != ELIMINATED for s in state.seats]
+        guarded = 0
+        for seat, alive in enumerate(self.alive):
+            if alive:
+                guarded |= HOME_MASKS[seat]
+        # Home rings never overlap, so a seat drops its own ring with `& ~HOME_MASKS[seat]`.
+        self.guarded = guarded
         self.eff = [_EFFECTIVE[st][y] for st, y in zip(tiles, state.board.yields, strict=True)]
 
 
@@ -117,10 +124,7 @@ def reach(state: TerritoryState, seat: int) -> Reach:
     plain = near = 0
     if state.turn >= r.raze_from_turn:
         targets = inner & ~info.rubble
-        guarded = 0
-        for other, alive in enumerate(info.alive):
-            if alive and other != seat:
-                guarded |= HOME_MASKS[other]
+        guarded = info.guarded & ~HOME_MASKS[seat]
         # T10: the surcharge applies next to any other living seat's hearth, whatever the owner.
         near = targets & guarded
         plain = targets & ~guarded
@@ -133,54 +137,53 @@ def _order_label(i: int, o: Order) -> str:
     return f"order {i + 1} ({order_text(o)})"
 
 
+def _illegal(i: int, o: Order, reason: str) -> IllegalMove:
+    # The label is built only when an order fails, not for every order checked.
+    return IllegalMove(f"{_order_label(i, o)}: {reason}")
+
+
 def order_cost(state: TerritoryState, seat: int, i: int, o: Order, claimed: set[int]) -> int:
     """The cost of one order, raising IllegalMove (naming the order) when it is not legal."""
     r = state.ruleset
-    label = _order_label(i, o)
     if o.kind == "transfer":
         if o.to == seat:
-            raise IllegalMove(f"{label}: you cannot transfer to yourself.")
+            raise _illegal(i, o, "you cannot transfer to yourself.")
         if not 0 <= o.to < len(state.seats) or state.seats[o.to].life == ELIMINATED:
-            raise IllegalMove(
-                f"{label}: {ALIASES[o.to]} is eliminated; transfers go to living seats."
-            )
+            raise _illegal(i, o, f"{ALIASES[o.to]} is eliminated; transfers go to living seats.")
         if o.amount < 1:
-            raise IllegalMove(f"{label}: the amount must be a whole number ≥ 1.")
+            raise _illegal(i, o, "the amount must be a whole number ≥ 1.")
         return o.amount + r.transfer_fee
     tile = INDEX.get((o.q, o.r))
     if tile is None:
-        raise IllegalMove(
-            f"{label}: {o.key} is not on the board (tiles have max(|q|,|r|,|q+r|) ≤ 7)."
-        )
+        raise _illegal(i, o, f"{o.key} is not on the board (tiles have max(|q|,|r|,|q+r|) ≤ 7).")
     if state.tiles[tile] == RUBBLE:
-        raise IllegalMove(f"{label}: {o.key} is rubble, which can never be claimed or razed.")
+        raise _illegal(i, o, f"{o.key} is rubble, which can never be claimed or razed.")
     here = reach(state, seat)
     d = here.distance(tile)
     if d is None:
         nearest = min(
             (DIST[tile][j] for j in owned_by_seat(state)[seat] or [HEARTHS[seat]]), default=99
         )
-        raise IllegalMove(
-            f"{label}: {o.key} is {nearest} from your nearest owned tile; orders reach at most "
-            f"{r.fling_range} (measured from tiles you owned at the start of the turn)."
+        raise _illegal(
+            i,
+            o,
+            f"{o.key} is {nearest} from your nearest owned tile; orders reach at most "
+            f"{r.fling_range} (measured from tiles you owned at the start of the turn).",
         )
     if o.kind == "raze":
         if state.turn < r.raze_from_turn:
-            raise IllegalMove(
-                f"{label}: razing is allowed from turn {r.raze_from_turn}; "
-                f"this is turn {state.turn}."
+            raise _illegal(
+                i, o, f"razing is allowed from turn {r.raze_from_turn}; this is turn {state.turn}."
             )
         return r.raze_cost_near_hearth if here.raze_near & BIT[tile] else r.raze_cost
     owner = state.owner[tile]
     if owner == seat:
-        raise IllegalMove(f"{label}: you already own {o.key}.")
+        raise _illegal(i, o, f"you already own {o.key}.")
     if owner >= 0 and r.claim_owned_target == "reject":
-        raise IllegalMove(
-            f"{label}: {o.key} is owned by {ALIASES[owner]}; claims need an unowned tile."
-        )
+        raise _illegal(i, o, f"{o.key} is owned by {ALIASES[owner]}; claims need an unowned tile.")
     if tile in claimed:
-        raise IllegalMove(
-            f"{label}: {o.key} is already claimed earlier in this set (a seat cannot smear itself)."
+        raise _illegal(
+            i, o, f"{o.key} is already claimed earlier in this set (a seat cannot smear itself)."
         )
     claimed.add(tile)
     return here.claim_cost[d]
@@ -190,18 +193,21 @@ def talk_count(state: TerritoryState, seat: int) -> int:
     return sum(1 for t in state.pending_talk if t.frm == seat)
 
 
-def check_move(state: TerritoryState, seat: int, move: TerritoryMove) -> list[int]:
-    """The cost of each order; raises IllegalMove with the reason the whole set is rejected."""
-    r = state.ruleset
-    allowed = (
+def _allowed(r: TerritoryRuleset) -> str:
+    return (
         f"at most {r.max_orders} orders: claim/raze tiles within {r.fling_range} of a tile you own "
         f"(see reach and razeReach with costs), transfer ALIAS AMOUNT to a living seat, costing in "
         f"total at most your stored paint; or hold"
     )
+
+
+def check_move(state: TerritoryState, seat: int, move: TerritoryMove) -> list[int]:
+    """The cost of each order; raises IllegalMove with the reason the whole set is rejected."""
+    r = state.ruleset
     if len(move.orders) > r.max_orders:
         raise IllegalMove(
             f"The set has {len(move.orders)} orders; at most {r.max_orders} per turn.",
-            allowed=allowed,
+            allowed=_allowed(r),
         )
     queued = talk_count(state, seat)
     if queued + len(move.talk) > r.talk_lines:
@@ -214,7 +220,7 @@ def check_move(state: TerritoryState, seat: int, move: TerritoryMove) -> list[in
     try:
         costs = [order_cost(state, seat, i, o, claimed) for i, o in enumerate(move.orders)]
     except IllegalMove as exc:
-        raise IllegalMove(f"Whole set rejected: {exc.message}", allowed=allowed) from None
+        raise IllegalMove(f"Whole set rejected: {exc.message}", allowed=_allowed(r)) from None
     total = sum(costs)
     paint = state.seats[seat].paint
     if total > paint:
@@ -225,7 +231,7 @@ def check_move(state: TerritoryState, seat: int, move: TerritoryMove) -> list[in
             f"Whole set rejected: it costs {total} paint ({breakdown}) but you have {paint} "
             f"stored; "
             f"income, salvage and transfers received arrive only as next-turn money.",
-            allowed=allowed,
+            allowed=_allowed(r),
         )
     return costs
 

@@ -14,8 +14,6 @@ from .board import (
     HOME_MASKS,
     KEYS,
     RADIUS,
-    RING_OWNER,
-    RUBBLE,
     SHORT,
     STATE_NAMES,
     bits,
@@ -60,7 +58,9 @@ def _public(state: TerritoryState) -> dict[str, Any]:
     # only the new rows go through `_row`.
     found: list[tuple[Any, ...] | None] = list(map(_ROWS.get, zip(*columns, strict=True)))
     if None in found:
-        found = [row or _row(*key) for row, key in zip(found, zip(*columns), strict=True)]
+        found = [
+            row or _row(*key) for row, key in zip(found, zip(*columns, strict=True), strict=True)
+        ]
     tiles = tuple(found)
     owned = owned_by_seat(state)
     seats = [
@@ -299,24 +299,6 @@ def reach_keys(state: TerritoryState, seat: int) -> tuple[dict[str, int], dict[s
     return dict(cached[0]), dict(cached[1])
 
 
-def _raze_table(state: TerritoryState) -> list[MoveInfo | None]:
-    """Per tile, the raze entry as any seat sees it that neither owns the tile nor has it in its
-    own home ring (those get their own entry); built once per state."""
-    table: list[MoveInfo | None] | None = state.cache.get("raze_table")
-    if table is None:
-        r = state.ruleset
-        info = derived(state)
-        yields = state.board.yields
-        table = [None] * len(state.tiles)
-        for j, (st, o) in enumerate(zip(state.tiles, state.owner, strict=True)):
-            if st != RUBBLE:
-                ring = RING_OWNER[j]
-                cost = r.raze_cost_near_hearth if ring >= 0 and info.alive[ring] else r.raze_cost
-                table[j] = _raze_info(j, st, yields[j], o, cost)
-        state.cache["raze_table"] = table
-    return table
-
-
 def menu(state: TerritoryState, seat: int) -> LegalMoves:
     r = state.ruleset
     here = reach(state, seat)
@@ -338,7 +320,7 @@ def menu(state: TerritoryState, seat: int) -> LegalMoves:
         d = (k >> 8) & 15
         moves.append(_claim_info(j, tiles[j], yields[j], d, costs[d]))
     if here.raze_plain or here.raze_near:
-        table = _raze_table(state)
+        owner = state.owner
         special = info.owned_masks[seat] | HOME_MASKS[seat]
         for mask, cost in (
             (here.raze_plain, r.raze_cost),
@@ -346,9 +328,13 @@ def menu(state: TerritoryState, seat: int) -> LegalMoves:
         ):
             if cost > paint:
                 continue
-            moves.extend(map(table.__getitem__, bits(mask & ~special)))  # type: ignore[arg-type]
+            # Entries only for this seat's targets: building one for every tile of the board
+            # costs more than the few seats that read a menu ever use.
+            moves.extend(
+                _raze_info(j, tiles[j], yields[j], owner[j], cost) for j in bits(mask & ~special)
+            )
             for j in bits(mask & special):
-                o = state.owner[j]
+                o = owner[j]
                 moves.append(_raze_info(j, tiles[j], yields[j], -2 if o == seat else o, cost))
     others = [ALIASES[i] for i, s in enumerate(state.seats) if i != seat and s.life != 2]
     left = max(0, r.talk_lines - talk_count(state, seat))
