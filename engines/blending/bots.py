@@ -7,6 +7,11 @@ with their land, lay blends on their borders and rivals' estates with other land
 the next site or a beatable guardian, bolster a guardian a rival hero stands near, swap tiles it
 has no use for, and end the turn. Its discards and guardian piles keep home singles for
 painting. A few one-slot caches keyed by identity keep it fast; they never change a choice.
+
+Hosts build the menu only when a bot reads it, and a turn's menu lists every placement on the
+map, so the builder reads it only for what the observation cannot settle: the ruleset fields it
+does not show (a guardian's site and pile needs, pile_max, near_count). Everything else (steps,
+first placements, fights, picks, lays) it checks exactly as the menu would.
 """
 
 from __future__ import annotations
@@ -247,7 +252,8 @@ class _Notes:
 
 def _single_legal(v: _View, p: Pos, near_only: bool) -> bool:
     """A single on blank square p: shares an edge with a placed square (near the hero if the
-    turn's first placement was near). The menu has the final word (see _turn)."""
+    turn's first placement was near): the menu's own rule for blank squares, which lets _turn
+    skip the menu for a first placement."""
     if near_only and _cheb(p, v.hero) > 1:
         return False
     sq = v.squares
@@ -261,10 +267,12 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
     out: list[tuple[float, str]] = []
     squares = v.squares
     hx, hy = v.hero
+    # after a near placement only the hero's 3x3 can take more, so estates elsewhere are skipped
+    estates = () if near_only else v.mine
     spots: dict[Pos, None] = {}
     for dx, dy in NEAR9:
         spots[(hx + dx, hy + dy)] = None
-    for _, (gx, gy), _, _ in v.mine:
+    for _, (gx, gy), _, _ in estates:
         for dx, dy in NEAR9:
             spots[(gx + dx, gy + dy)] = None
     singles = [(face[0], t) for face, t in v.first.items() if len(set(face)) == 1]
@@ -291,7 +299,7 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
     if blends:
         blend_pats = [(face, t, patterns(face)) for face, t in blends]
         tls: dict[Pos, None] = {}
-        for _, (gx, gy), _, _ in v.mine:
+        for _, (gx, gy), _, _ in estates:
             for x in range(gx - 2, gx + 2):
                 for y in range(gy - 2, gy + 2):
                     tls[(x, y)] = None
@@ -304,8 +312,6 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
             if spot is None or tl in v.blends:
                 continue
             x, y = tl
-            if near_only and not (hx - 1 <= x <= hx and hy - 1 <= y <= hy):
-                continue
             for face, t, pats in blend_pats:
                 rot = pats.get(spot)
                 if rot is None:

@@ -60,9 +60,9 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
     def _tile(t: int) -> list[JSON]:
         return [names[t], texts[t]]
 
-    placed = [0] * n
+    raised = [0] * n
     for g in s.guardians:
-        placed[g.owner] += 1
+        raised[g.owner] += 1
     players = []
     for p in range(n):
         hidden = (*s.hands[p], *(s.picked if p == s.seat and s.phase == "pick" else ()))
@@ -74,7 +74,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
             "walk": s.walks[p],
             "hand_pips": _pips(size, hidden),
             "hand_size": len(hidden),
-            "guardians_left": s.rules.guardians_per_player - placed[p],
+            "guardians_left": s.rules.guardians_per_player - raised[p],
             "score_now": scores[p]["total"],
             "score_parts": [scores[p]["land"], scores[p]["blends"]],
         }
@@ -98,7 +98,8 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "primers": _PRIMERS.get(
             (s.stacks,),
             lambda: tuple(
-                (p[0], p[1], len(v) - 1) for p, v in sorted(s.stacks.items()) if len(v) > 1
+                (p[0], p[1], len(v) - 1)
+                for p, v in sorted((p, v) for p, v in s.stacks.items() if len(v) > 1)
             ),
         ),
         "blends": _BLENDS.get(
