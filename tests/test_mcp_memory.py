@@ -175,3 +175,24 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
         assert result.structured_content["reason"] in {"your_turn", "events"}
         assert elapsed < 20
         assert progress, "a long wait sends progress notifications"
+
+
+async def test_listeners_get_resource_updated_for_their_game(tmp_path: Path) -> None:
+    import anyio
+
+    service = GameService(MemoryStore(), tmp_path / "t")
+    server = build_server(service)
+    async with Client(server) as watcher, Client(server) as player:
+        game = await call(player, "new_game", game="influence", seed=3, seat="White")
+        uri = f"cogs-arena://games/{game['game_id']}/spectator"
+        async with watcher.listen(resource_subscriptions=[uri]) as subscription:
+            await call(
+                player,
+                "play",
+                game_id=game["game_id"],
+                credential=game["credential"],
+                move="end",
+            )
+            with anyio.fail_after(10):
+                event = await subscription.__anext__()
+        assert uri in str(event)
