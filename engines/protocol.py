@@ -137,6 +137,9 @@ class Engine(ABC, Generic[S, M]):
     summary: ClassVar[str]
     simultaneous: ClassVar[bool]
     ruleset_model: ClassVar[type[Ruleset]]
+    fallback_ends_turn: ClassVar[bool] = False
+    """True where a fallback plays default moves until the seat's turn is over (sequential games
+    whose turn is several moves), not just one move."""
     supports_talk: ClassVar[bool] = False
     """True where talk is part of the game's state (caps, delivery next turn); otherwise the host
     keeps talk as a chat beside the game."""

@@ -51,6 +51,7 @@ MAX_ID_CHARS = 100
 CHAT_IN_VIEW = 10
 REQUEST_IDS_KEPT = 16
 ABSENT_AFTER_MISSES = 3
+MAX_FALLBACK_STEPS = 200
 OPEN_SEAT = "open"
 Event = dict[str, Any]
 
@@ -984,9 +985,28 @@ class GameService:
         events.append({"type": "fallback", "seat": seat, "reason": reason, "move": text})
         if engine.simultaneous:
             record.pending[seat] = text
-        else:
+            return text
+        self._apply(session, seat, move, events)
+        texts = [text]
+        # DECISIONS 5.3: in Influence and Blending a fallback plays out the rest of the seat's
+        # turn (end phase, then the deterministic reinforcement or discard), so a stalled seat
+        # never holds the table.
+        while engine.fallback_ends_turn and len(texts) < MAX_FALLBACK_STEPS:
+            if engine.to_act(session.state) != (seat,):
+                break
+            move = engine.default_move(session.state, seat, None)
+            texts.append(engine.move_text(move))
+            events.append(
+                {
+                    "type": "fallback",
+                    "seat": seat,
+                    "reason": reason,
+                    "move": texts[-1],
+                    "continued": True,
+                }
+            )
             self._apply(session, seat, move, events)
-        return text
+        return "; ".join(texts)
 
     def _advance(self, session: Session, events: list[Event]) -> None:
         """Lets bots act until a non-bot seat must decide or the game ends."""

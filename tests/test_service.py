@@ -77,7 +77,10 @@ def test_illegal_then_second_rejection_falls_back(memory_service: GameService) -
     assert "try once more" in str(info.value)
     assert digest(memory_service, game.game_id) == before
     result = memory_service.play(game.game_id, game.credential, Submission(move="banana"))
-    assert result.fallback == "end" and result.rejected is not None
+    # DECISIONS 5.3: the fallback ends the phase and reinforces deterministically; then the
+    # bot plays Black's turn and White is to attack again
+    assert result.fallback == "end; +9,1" and result.rejected is not None
+    assert result.view.your_turn and result.view.observation["phase"] == "attack"
     assert result.rejected.code == "malformed_move"
     record = memory_service._session(game.game_id).record
     assert record.seats[0].counters.fallbacks == 1
@@ -218,3 +221,21 @@ def test_spectators_read_only_and_see_hidden_things_only_after_the_end(
         view = memory_service.play(game.game_id, game.credential, Submission(move="hold")).view
     after = memory_service.spectate_with_code(game.spectator_code)
     assert secret in str(after.observation)
+
+
+def test_blending_fallback_plays_out_the_turn(memory_service: GameService) -> None:
+    game = memory_service.new_game("blending", seed=5, seat=0, bots=["random"])
+    view = game.view
+    # get past setup: take the first menu entry until seat 0 has a normal turn
+    while memory_service.legal_moves(game.game_id, game.credential).kinds == ["setup"]:
+        view = memory_service.play(game.game_id, game.credential, Submission(number=1)).view
+    turn_before = view.observation
+    with pytest.raises(MalformedMove):
+        memory_service.play(game.game_id, game.credential, Submission(move="dance"))
+    result = memory_service.play(game.game_id, game.credential, Submission(move="fly"))
+    assert result.fallback is not None and "end" in result.fallback.split("; ")
+    assert result.view.your_turn and result.view.observation != turn_before
+    events = read_transcript(game.transcript)
+    incidents = [e for e in events if e["type"] == "fallback" and not e.get("continued")]
+    assert len(incidents) == 1
+    assert memory_service._session(game.game_id).record.seats[0].counters.fallbacks == 1

@@ -33,11 +33,12 @@ def service(tmp_path: Path, clock: FakeClock) -> GameService:
     return GameService(MemoryStore(), tmp_path / "t", clock=clock)
 
 
-def _fallbacks(path: str) -> list[tuple[int, str, str]]:
+def _fallbacks(path: str, *, first_only: bool = False) -> list[tuple[int, str, str]]:
+    """Fallback events; with first_only, one per incident (not the rest-of-turn moves)."""
     return [
         (e["seat"], e["reason"], e["move"])
         for e in read_transcript(path)
-        if e["type"] == "fallback"
+        if e["type"] == "fallback" and not (first_only and e.get("continued"))
     ]
 
 
@@ -47,7 +48,9 @@ def test_deadline_default_is_recorded_as_fallback(service: GameService, clock: F
     assert service.tick() == 0
     clock.now += 2
     assert service.tick() == 1
-    assert _fallbacks(game.transcript) == [(0, "deadline", "end")]
+    # the deadline default plays out White's turn: end the attacks, then reinforce
+    assert _fallbacks(game.transcript) == [(0, "deadline", "end"), (0, "deadline", "+9,1")]
+    assert service.show(game.game_id, game.credential).your_turn
     seat = service._session(game.game_id).record.seats[0]
     assert seat.counters.fallbacks == 1 and seat.counters.missed_deadlines == 1
     assert not seat.absent
@@ -69,7 +72,7 @@ def test_three_missed_deadlines_make_a_seat_absent_until_it_acts(
     assert "absent" in kinds
     # absent: defaulted at once, without waiting for a deadline, until the game ends
     service.show(game.game_id, game.credential)
-    reasons = [r for _, r, _ in _fallbacks(game.transcript)]
+    reasons = [r for _, r, _ in _fallbacks(game.transcript, first_only=True)]
     assert reasons[:3] == ["deadline"] * 3 and "absent" in reasons[3:]
     assert record.status == "over"
     assert replay(game.transcript).ok

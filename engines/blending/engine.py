@@ -53,6 +53,7 @@ class BlendingEngine(Engine[State, Move]):
         "with a rock-paper-scissors match; 10 rounds, estates score at the end."
     )
     simultaneous: ClassVar[bool] = False
+    fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     ruleset_model: ClassVar[type[Ruleset]] = BlendingRules
 

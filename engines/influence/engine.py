@@ -46,6 +46,7 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
         "your cells with one point per cell you own. Deterministic."
     )
     simultaneous: ClassVar[bool] = False
+    fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     ruleset_model: ClassVar[type[Ruleset]] = InfluenceRuleset
 
