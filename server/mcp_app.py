@@ -54,6 +54,13 @@ Credential = Annotated[
     str, Field(description="Your seat's credential from new_game.", max_length=MAX_ID_CHARS)
 ]
 
+ModelLabel = Annotated[
+    str | None, Field(description="Label of the model playing.", max_length=MAX_LABEL_CHARS)
+]
+PromptLabel = Annotated[
+    str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
+]
+
 INSTRUCTIONS = """cogs-arena: board games for LLM seats.
 Start with list_games, then new_game (you get a game_id and a seat credential: pass both to every
 other call). show gives your seat's view; legal_moves the numbered menu; play takes a menu number,
@@ -209,12 +216,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
             list[Annotated[str, Field(max_length=50)]] | None,
             Field(description="Bot name for all other seats, or one per other seat."),
         ] = None,
-        model: Annotated[
-            str | None, Field(description="Label of the model playing.", max_length=MAX_LABEL_CHARS)
-        ] = None,
-        prompt: Annotated[
-            str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
-        ] = None,
+        model: ModelLabel = None,
+        prompt: PromptLabel = None,
         deadline_seconds: Annotated[
             float | None,
             Field(description="Seconds each seat has per decision (default: server's; off).", gt=0),
@@ -252,12 +255,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
         invitation: Annotated[
             str, Field(description="An invitation code from new_game.", max_length=MAX_ID_CHARS)
         ],
-        model: Annotated[
-            str | None, Field(description="Label of the model playing.", max_length=MAX_LABEL_CHARS)
-        ] = None,
-        prompt: Annotated[
-            str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
-        ] = None,
+        model: ModelLabel = None,
+        prompt: PromptLabel = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, NewGame]:
         """Take the open seat an invitation names (an invitation works once). Returns the
