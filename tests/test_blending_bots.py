@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cogs_arena.engines import get_engine
-from cogs_arena.engines.blending.simulate import report, seat_bots, simulate
+from cogs_arena.engines.blending.simulate import FUN_NUMBERS, report, seat_bots, simulate
 from cogs_arena.engines.runner import play_bots
 
 E = get_engine("blending")
@@ -49,19 +49,7 @@ def test_random_bot_discards_sanely() -> None:
 
 def test_simulate_reports_every_fun_number() -> None:
     stats = simulate(range(6), ["builder", "random", "builder", "random"], rotate=True)
-    for key in (
-        "rounds",
-        "lead_changes",
-        "comebacks",
-        "fights",
-        "kills",
-        "bolsters",
-        "hand_limit_losses",
-        "games_with_a_player_on_0",
-        "winner_share_of_points",
-        "win_rate_by_seat",
-        "win_rate_by_class",
-    ):
+    for key in FUN_NUMBERS:
         assert key in stats
     assert stats["games"] == 6 and stats["rounds"] == 10
     assert abs(sum(stats["win_rate_by_seat"]) - 1.0) < 1e-6

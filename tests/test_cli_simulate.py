@@ -6,43 +6,26 @@ import json
 import subprocess
 import sys
 
+from cogs_arena.engines.blending.simulate import FUN_NUMBERS
 
-def test_simulate_two_hundred_games_prints_the_fun_numbers() -> None:
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cogs_arena",
-            "simulate",
-            "blending",
-            "--games",
-            "200",
-            "--bots",
-            "builder,random,random,random",
-            "--json",
-            "--jobs",
-            "2",
-        ],
+
+def _simulate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cogs_arena", "simulate", "blending", *args],
         capture_output=True,
         text=True,
         timeout=900,
-        check=True,
     )
+
+
+def test_simulate_two_hundred_games_prints_the_fun_numbers() -> None:
+    out = _simulate(
+        "--games", "200", "--bots", "builder,random,random,random", "--json", "--jobs", "2"
+    )
+    assert out.returncode == 0, out.stderr
     stats = json.loads(out.stdout)
     assert stats["games"] == 200
-    for key in (
-        "rounds",
-        "lead_changes",
-        "comebacks",
-        "fights",
-        "kills",
-        "bolsters",
-        "hand_limit_losses",
-        "games_with_a_player_on_0",
-        "winner_share_of_points",
-        "win_rate_by_seat",
-        "win_rate_by_class",
-    ):
+    for key in FUN_NUMBERS:
         assert key in stats, key
     assert len(stats["win_rate_by_seat"]) == 4
     assert abs(sum(stats["win_rate_by_seat"]) - 1) < 0.01
@@ -51,37 +34,7 @@ def test_simulate_two_hundred_games_prints_the_fun_numbers() -> None:
 
 
 def test_simulate_rejects_bad_arguments() -> None:
-    bad = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cogs_arena",
-            "simulate",
-            "blending",
-            "--games",
-            "2",
-            "--rules",
-            '{"nope": 1}',
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = _simulate("--games", "2", "--rules", '{"nope": 1}')
     assert bad.returncode == 2 and "nope" in bad.stderr
-    wrong = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cogs_arena",
-            "simulate",
-            "blending",
-            "--games",
-            "2",
-            "--bots",
-            "builder,ghost",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    wrong = _simulate("--games", "2", "--bots", "builder,ghost")
     assert wrong.returncode == 2 and "builder" in wrong.stderr

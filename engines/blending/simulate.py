@@ -26,6 +26,21 @@ from .engine import BlendingEngine
 from .ruleset import BlendingRules
 from .tiles import CLASS_NAME
 
+FUN_NUMBERS = (
+    "rounds",
+    "lead_changes",
+    "comebacks",
+    "fights",
+    "kills",
+    "bolsters",
+    "hand_limit_losses",
+    "games_with_a_player_on_0",
+    "winner_share_of_points",
+    "win_rate_by_seat",
+    "win_rate_by_class",
+)
+"""The numbers blending.md reports, as `aggregate` names them."""
+
 
 def _leaders(scores: Sequence[int]) -> set[int]:
     top = max(scores)
