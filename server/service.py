@@ -917,9 +917,12 @@ class GameService:
         self._check_can_act(session, seat)
         return session.engine.legal_moves(session.state, seat)
 
-    def _apply(self, session: Session, seat: int, move: Any, events: list[Event]) -> None:
+    def _apply(
+        self, session: Session, seat: int, move: Any, events: list[Event], after: Any = None
+    ) -> None:
+        """Applies `move`, or records it when the caller already computed the state `after`."""
         engine, record = session.engine, session.record
-        session.state = engine.apply(session.state, seat, move)
+        session.state = engine.apply(session.state, seat, move) if after is None else after
         events.append(
             {
                 "type": "apply",
@@ -1023,7 +1026,8 @@ class GameService:
                     if seat in record.pending:
                         continue
                     if record.seats[seat].kind == "bot":
-                        record.pending[seat] = self._bot_text(session, seat, events)
+                        move, _ = self._bot_move(session, seat, events)
+                        record.pending[seat] = engine.move_text(move)
                     elif record.seats[seat].absent:
                         self._fallback(session, seat, "absent", None, events)
                 if not all(seat in record.pending for seat in to_act):
@@ -1036,10 +1040,12 @@ class GameService:
                     continue
                 if record.seats[seat].kind != "bot":
                     return
-                text = self._bot_text(session, seat, events)
-                self._apply(session, seat, engine.parse_move(session.state, seat, text), events)
+                move, after = self._bot_move(session, seat, events)
+                self._apply(session, seat, move, events, after)
 
-    def _bot_text(self, session: Session, seat: int, events: list[Event]) -> str:
+    def _bot_move(self, session: Session, seat: int, events: list[Event]) -> tuple[Any, Any]:
+        """The bot's move, checked once: for a sequential game also the state it leads to, so
+        the move is not applied a second time. A bot bug becomes a recorded fallback."""
         engine, record = session.engine, session.record
         bot = engine.bots()[record.seats[seat].bot or "random"]
         observation = engine.observe(session.state, seat)
@@ -1049,16 +1055,15 @@ class GameService:
             move = engine.parse_move(session.state, seat, text)
             if engine.simultaneous:
                 engine.validate(session.state, seat, move)
-            else:
-                engine.apply(session.state, seat, move)
+                return move, None
+            return move, engine.apply(session.state, seat, move)
         except GameError:
             # A bot bug must not stall the game: record it as the fallback it is.
-            move = engine.default_move(session.state, seat, None)
             record.seats[seat].counters.fallbacks += 1
             events.append(
                 {"type": "fallback", "seat": seat, "reason": "bot_error", "move": text[:200]}
             )
-        return str(engine.move_text(move))
+            return engine.default_move(session.state, seat, None), None
 
     def _finish(self, session: Session, events: list[Event]) -> None:
         record, engine = session.record, session.engine

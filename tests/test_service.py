@@ -239,3 +239,18 @@ def test_blending_fallback_plays_out_the_turn(memory_service: GameService) -> No
     incidents = [e for e in events if e["type"] == "fallback" and not e.get("continued")]
     assert len(incidents) == 1
     assert memory_service._session(game.game_id).record.seats[0].counters.fallbacks == 1
+
+
+def test_a_bot_bug_becomes_a_recorded_fallback(
+    memory_service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = memory_service._session(start(memory_service).game_id).engine
+    real = dict(engine.bots())
+    monkeypatch.setattr(type(engine), "bots", lambda self: {**real, "greedy": lambda *a: "oops"})
+    game = start(memory_service)
+    result = memory_service.play(game.game_id, game.credential, Submission(move="end"))
+    result = memory_service.play(game.game_id, game.credential, Submission(number=1))
+    assert result.view.your_turn
+    fallbacks = [e for e in read_transcript(game.transcript) if e["type"] == "fallback"]
+    assert fallbacks and all(f["seat"] == 1 and f["reason"] == "bot_error" for f in fallbacks)
+    assert memory_service._session(game.game_id).record.seats[1].counters.fallbacks >= 1
