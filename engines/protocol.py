@@ -227,6 +227,13 @@ class Engine(ABC, Generic[S, M]):
         """Only for engines with `supports_talk`: queue a talk line inside the game state."""
         raise IllegalMove(f"{self.name} keeps no talk in its state.")
 
+    def talk_audience(
+        self, state: S, seat: int, to: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        """Who a talk line addressed to `to` actually reaches (None: every seat). Hosts refuse
+        a private line the rules would make public rather than let it leak."""
+        return to
+
     @abstractmethod
     def settle(self, state: S, reason: str) -> S:
         """End the game now (host deadline, forfeit), scoring it as it stands."""

@@ -119,7 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
     from .mcp_app import build_server
     from .service import GameService
-    from .store import MemoryStore, SqliteStore, Store
+    from .store import MemoryStore, Store
+    from .store_sqlite import SqliteStore
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
     options = HttpOptions(
@@ -171,43 +172,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from ..transcripts import replay
+    from ..transcripts.score import printable
 
     failed = 0
     for path in args.files:
-        try:
-            report = replay(path)
-        except (OSError, ValueError, KeyError) as exc:
-            print(f"FAIL {path}: {exc}")
-            failed += 1
-            continue
+        report = replay(path)  # an unreadable file is a mismatch, never an exception
         status = "ok" if report.ok else "FAIL"
         end = "finished" if report.finished else "unfinished"
-        print(f"{status} {path}: {report.game}, {report.transitions} transitions, {end}")
+        game = report.game or "unreadable"
+        print(
+            f"{status} {path}: {game}, {report.transitions} transitions, "
+            f"{report.views_checked} views, {end}"
+        )
         for problem in report.mismatches:
-            print(f"  {problem}")
+            print(f"  {printable(problem)}")
         failed += 0 if report.ok else 1
     return 1 if failed else 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from ..transcripts import score_files
+    from ..transcripts.score import printable, score_files, table_lines
 
-    try:
-        rows = score_files(args.files)
-    except (OSError, ValueError, KeyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps([r.to_json() for r in rows], indent=2))
-        return 0
-    header = f"{'label':40} {'games':>5} {'wins':>6} {'mean':>8} {'illegal':>7} {'fallbk':>6}"
-    print(header)
-    for r in rows:
+    result = score_files(args.files)
+    for problem in result.problems:
         print(
-            f"{r.label[:40]:40} {r.games:>5} {r.wins:>6.1f} {r.mean_score:>8.3f} "
-            f"{r.illegal:>7} {r.fallbacks:>6}"
+            f"cogs-arena score: skipped {problem.path}: {printable(problem.reason)}",
+            file=sys.stderr,
         )
-    return 0
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in table_lines(result):
+            print(line)
+    return 1 if result.problems else 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -29,3 +29,9 @@ class StaleDecision(ServiceError):
     """The caller acted on a decision the game has already left (another call won the race)."""
 
     code = "stale_decision"
+
+
+class LimitReached(ServiceError):
+    """A bound of the server (live games, games a minute, talk lines) was reached."""
+
+    code = "limit_reached"

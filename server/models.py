@@ -37,6 +37,8 @@ class View(BaseModel):
     chat: list[str] = Field(default_factory=list)
     outcome: dict[str, Any] | None = None
     log_cursor: int = 0
+    fallbacks: list[str] = Field(default_factory=list)
+    """Moves the host played for this seat (deadline, absence) since its last view."""
 
 
 class NewGame(BaseModel):
@@ -45,7 +47,6 @@ class NewGame(BaseModel):
     seat_name: str
     credential: str
     seed: int | str
-    transcript: str
     seats: list[dict[str, Any]]
     view: View
     invitations: dict[str, str] = Field(default_factory=dict)

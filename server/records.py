@@ -1,4 +1,5 @@
-"""What the store keeps about a game: seats, counters, pending submissions and the state."""
+"""What the store keeps about a game besides its state and events: seats, counters, pending
+submissions and the clocks."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..transcripts.events import Player
+
 SeatKind = Literal["bot", "llm", "open"]
+Status = Literal["waiting", "active", "over"]
 
 
 class SeatCounters(BaseModel):
@@ -34,26 +38,31 @@ class SeatRecord(BaseModel):
     client_version: str | None = None
     model_label: str | None = None
     prompt_label: str | None = None
+    labels: dict[str, str] = Field(default_factory=dict)
     counters: SeatCounters = Field(default_factory=SeatCounters)
     rejections_this_decision: int = 0
+    talk_this_decision: int = 0
     absent: bool = False
     """Missed 3 deadlines in a row (or never joined): defaulted at once until it acts again."""
     consecutive_missed: int = 0
     invited: bool = False
-    request_results: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    """The last few `play` results by client request id, so a retried call is not applied
-    twice."""
+    last_view: str | None = None
+    """Key of the last view this seat was shown, so a repeated read records nothing."""
+    unseen_fallbacks: list[str] = Field(default_factory=list)
+    """Fallbacks the host applied for this seat that no view has told it of yet."""
 
-    def player(self) -> dict[str, Any]:
+    def player(self) -> Player:
         """Who plays the seat, as the transcript header records it."""
         if self.kind == "bot":
-            return {"kind": "bot", "bot": self.bot}
-        return {
-            "kind": self.kind,
-            "client": {"name": self.client_name, "version": self.client_version},
-            "model": self.model_label,
-            "prompt": self.prompt_label,
-        }
+            return Player(kind="bot", bot=self.bot)
+        return Player(
+            kind=self.kind,
+            client_name=self.client_name,
+            client_version=self.client_version,
+            model=self.model_label,
+            prompt=self.prompt_label,
+            labels=dict(self.labels),
+        )
 
 
 class GameRecord(BaseModel):
@@ -64,15 +73,13 @@ class GameRecord(BaseModel):
     seed: int | str
     ruleset: dict[str, Any]
     seats: list[SeatRecord]
-    state: dict[str, Any]
-    status: Literal["waiting", "active", "over"] = "active"
+    status: Status = "active"
     decision: int = 0
     """How many transitions have been applied: identifies the decision seats are making, so
     rejections and bot streams reset when it moves on."""
     pending: dict[int, str] = Field(default_factory=dict)
     """Simultaneous games: canonical move text submitted by each seat for the open decision."""
     event_count: int = 0
-    transcript_path: str
     spectator_hash: str | None = None
     created: float = 0.0
     updated: float = 0.0
@@ -80,3 +87,19 @@ class GameRecord(BaseModel):
     decision_started: float = 0.0
     game_deadline: float | None = None
     join_deadline: float | None = None
+
+    @property
+    def transcript_name(self) -> str:
+        return f"{self.game}-{self.game_id}.jsonl"
+
+    def due(self) -> float | None:
+        """When the clock next needs to look at this game (None: never)."""
+        if self.status == "over":
+            return None
+        times = [self.game_deadline]
+        if self.status == "waiting":
+            times.append(self.join_deadline)
+        elif self.deadline_seconds:
+            times.append(self.decision_started + self.deadline_seconds)
+        found = [t for t in times if t is not None]
+        return min(found) if found else None

@@ -1,139 +1,170 @@
 """Session stores: where games live between calls and across restarts.
 
-A game is a `GameRecord` plus an append-only list of events (the transcript lines). `commit`
-writes both in one transaction, so after a crash the store holds either all of a move or none.
+A game is a `GameRecord`, its state (JSON text) and an append-only list of typed events. One
+`Commit` writes all three, and the results of the request ids it answers, in one transaction: after
+a crash the store holds either all of a step or none of it.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Literal
 
+from ..transcripts.events import Event, event_json, parse_event
+from ..transcripts.redact import may_see
 from .records import GameRecord
+
+Viewer = int | None | Literal["all"]
+"""A seat index, None for a spectator, or "all" for the whole record."""
+
+
+@dataclass(frozen=True)
+class StoredRequest:
+    """The answer a `play` with a client request id got, bound to the move it carried."""
+
+    seat: int
+    request_id: str
+    fingerprint: str
+    result: str
+    """JSON: {"result": PlayResult} or {"error": [code, message]}."""
+
+
+@dataclass
+class Commit:
+    record: GameRecord
+    state: str
+    events: Sequence[Event] = ()
+    requests: Sequence[StoredRequest] = field(default_factory=tuple)
+
+
+class StaleWrite(RuntimeError):
+    """The record in the store moved on since this copy was read (another writer won)."""
 
 
 class Store(ABC):
     @abstractmethod
-    def commit(self, record: GameRecord, events: Sequence[dict[str, Any]]) -> None:
-        """Upsert the record and append events numbered from `record.event_count - len(events)`."""
+    def commit(self, commit: Commit) -> None:
+        """Writes the record, its state, its events (numbered up to `record.event_count`) and
+        request results atomically; raises StaleWrite if the events are out of step."""
 
     @abstractmethod
     def get(self, game_id: str) -> GameRecord | None: ...
 
     @abstractmethod
+    def state(self, game_id: str) -> str | None: ...
+
+    @abstractmethod
     def game_ids(self, statuses: Sequence[str] | None = None) -> list[str]: ...
 
     @abstractmethod
-    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
-        """Events with sequence number > after (sequence numbers start at 1)."""
+    def count(self, statuses: Sequence[str]) -> int: ...
+
+    @abstractmethod
+    def events(
+        self,
+        game_id: str,
+        after: int = 0,
+        *,
+        viewer: Viewer = "all",
+        over: bool = False,
+        limit: int | None = None,
+    ) -> list[Event]:
+        """Events with seq > after that `viewer` may see (redaction of their content is the
+        caller's: `transcripts.redact.visible`), oldest first, at most `limit`."""
+
+    @abstractmethod
+    def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None: ...
+
+    @abstractmethod
+    def due(self, now: float) -> list[str]:
+        """Unfinished games whose clock needs a look at `now`."""
 
     def close(self) -> None:
         return None
 
 
+def audience_key(event: Event) -> str:
+    """The audience as the stores index it: "*" for everyone, "|0|3|" for seats 0 and 3."""
+    if event.audience is None:
+        return "*"
+    return "|" + "".join(f"{seat}|" for seat in sorted(set(event.audience)))
+
+
 class MemoryStore(Store):
+    """For tests and `--memory`: the same contract as SQLite, kept as JSON text."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._records: dict[str, str] = {}
+        self._states: dict[str, str] = {}
+        self._due: dict[str, float | None] = {}
+        self._status: dict[str, str] = {}
         self._events: dict[str, list[str]] = {}
+        self._requests: dict[tuple[str, int, str], StoredRequest] = {}
 
-    def commit(self, record: GameRecord, events: Sequence[dict[str, Any]]) -> None:
+    def commit(self, commit: Commit) -> None:
+        record = commit.record
+        lines = [event_json(e) for e in commit.events]
+        raw = record.model_dump_json()
         with self._lock:
-            log = self._events.setdefault(record.game_id, [])
-            if len(log) + len(events) != record.event_count:
-                raise RuntimeError("event numbering out of step with the record")
-            log.extend(json.dumps(e) for e in events)
-            self._records[record.game_id] = record.model_dump_json()
+            log = self._events.get(record.game_id, [])
+            if len(log) + len(lines) != record.event_count:
+                raise StaleWrite(f"game {record.game_id}: events out of step with the record")
+            for req in commit.requests:
+                if (record.game_id, req.seat, req.request_id) in self._requests:
+                    raise StaleWrite(f"request id {req.request_id!r} already answered")
+            self._events[record.game_id] = log + lines
+            self._records[record.game_id] = raw
+            self._states[record.game_id] = commit.state
+            self._status[record.game_id] = record.status
+            self._due[record.game_id] = record.due()
+            for req in commit.requests:
+                self._requests[(record.game_id, req.seat, req.request_id)] = req
 
     def get(self, game_id: str) -> GameRecord | None:
         with self._lock:
             raw = self._records.get(game_id)
         return None if raw is None else GameRecord.model_validate_json(raw)
 
-    def game_ids(self, statuses: Sequence[str] | None = None) -> list[str]:
+    def state(self, game_id: str) -> str | None:
         with self._lock:
-            items = list(self._records.items())
-        return [
-            gid
-            for gid, raw in items
-            if statuses is None or GameRecord.model_validate_json(raw).status in statuses
-        ]
-
-    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
-        with self._lock:
-            log = list(self._events.get(game_id, [])[after:])
-        return [json.loads(line) for line in log]
-
-
-class SqliteStore(Store):
-    """The embedded default: one file, WAL mode, a transaction per accepted move."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL,"
-            " data TEXT NOT NULL)"
-        )
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS events (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
-            " data TEXT NOT NULL, PRIMARY KEY (game_id, seq))"
-        )
-
-    def commit(self, record: GameRecord, events: Sequence[dict[str, Any]]) -> None:
-        first = record.event_count - len(events) + 1
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.executemany(
-                    "INSERT INTO events (game_id, seq, data) VALUES (?, ?, ?)",
-                    [(record.game_id, first + i, json.dumps(e)) for i, e in enumerate(events)],
-                )
-                self._db.execute(
-                    "INSERT INTO games (id, status, data) VALUES (?, ?, ?)"
-                    " ON CONFLICT(id) DO UPDATE SET status=excluded.status, data=excluded.data",
-                    (record.game_id, record.status, record.model_dump_json()),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-
-    def get(self, game_id: str) -> GameRecord | None:
-        with self._lock:
-            row = self._db.execute("SELECT data FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else GameRecord.model_validate_json(row[0])
+            return self._states.get(game_id)
 
     def game_ids(self, statuses: Sequence[str] | None = None) -> list[str]:
         with self._lock:
-            if statuses is None:
-                rows = self._db.execute("SELECT id FROM games ORDER BY rowid").fetchall()
-            else:
-                marks = ",".join("?" for _ in statuses)
-                rows = self._db.execute(
-                    f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY rowid",
-                    tuple(statuses),
-                ).fetchall()
-        return [str(r[0]) for r in rows]
+            return [g for g, s in self._status.items() if statuses is None or s in statuses]
 
-    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+    def count(self, statuses: Sequence[str]) -> int:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after),
-            ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+            return sum(1 for s in self._status.values() if s in statuses)
 
-    def close(self) -> None:
+    def events(
+        self,
+        game_id: str,
+        after: int = 0,
+        *,
+        viewer: Viewer = "all",
+        over: bool = False,
+        limit: int | None = None,
+    ) -> list[Event]:
         with self._lock:
-            self._db.close()
+            lines = self._events.get(game_id, [])[max(after, 0) :]
+        out: list[Event] = []
+        for line in lines:
+            event = parse_event(line)
+            if viewer == "all" or may_see(event, viewer, over=over):
+                out.append(event)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None:
+        with self._lock:
+            return self._requests.get((game_id, seat, request_id))
+
+    def due(self, now: float) -> list[str]:
+        with self._lock:
+            return [g for g, t in self._due.items() if t is not None and t <= now]

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore, SqliteStore
+from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store_sqlite import SqliteStore
 from cogs_arena.transcripts import replay
 
 

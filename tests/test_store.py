@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from cogs_arena.server.records import GameRecord, SeatRecord
-from cogs_arena.server.store import MemoryStore, SqliteStore, Store
+from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store_sqlite import SqliteStore, Store
 
 
 def _record(events: int, status: str = "active") -> GameRecord:

@@ -1,16 +1,26 @@
-"""Transcript format, writing, reading, replay verification and scoring."""
+"""The game record: typed events, transcript files, replay verification and scoring."""
 
-from .format import SCHEMA_VERSION, strip_wall
-from .io import TranscriptFile, read_transcript
-from .replay import ReplayReport, replay
-from .score import score_files
+from .events import SCHEMA_VERSION, Event, event_json, parse_event, view_digest
+from .io import TranscriptDir, TranscriptError, read_transcript, strip_wall
+from .replay import ReplayReport, replay, replay_events
+from .score import LabelScore, ScoreProblem, ScoreResult, score_files, seat_label
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Event",
+    "LabelScore",
     "ReplayReport",
-    "TranscriptFile",
+    "ScoreProblem",
+    "ScoreResult",
+    "TranscriptDir",
+    "TranscriptError",
+    "event_json",
+    "parse_event",
     "read_transcript",
     "replay",
+    "replay_events",
     "score_files",
+    "seat_label",
     "strip_wall",
+    "view_digest",
 ]

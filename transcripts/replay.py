@@ -1,13 +1,26 @@
-"""Re-simulates a transcript from its header and its `apply` events, checking every digest."""
+"""Re-simulates a transcript from its header and its transitions, checking every state digest,
+every view a seat was shown, and the outcome in the footer."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engines import get_engine
-from .format import SCHEMA_VERSION
+from ..engines import Outcome, get_engine
+from .events import (
+    Batch,
+    Event,
+    Footer,
+    Header,
+    Move,
+    Settle,
+    StateTalk,
+    ViewShown,
+    view_digest,
+)
 from .io import read_transcript
 
 
@@ -20,6 +33,7 @@ class ReplayReport:
     final_digest: str | None = None
     finished: bool = False
     outcome_matches: bool | None = None
+    views_checked: int = 0
 
     @property
     def ok(self) -> bool:
@@ -27,52 +41,107 @@ class ReplayReport:
 
 
 def replay(path: str | Path) -> ReplayReport:
-    events = read_transcript(path)
+    """Never raises for a bad file: what cannot be read or re-simulated is a mismatch."""
+    try:
+        events = read_transcript(path)
+    except ValueError as exc:  # TranscriptError
+        return ReplayReport(str(path), "", mismatches=[str(exc)])
+    return replay_events(events, path=str(path))
+
+
+def _short(digest: str) -> str:
+    return digest[:12]
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    # The footer went through JSON: compare in that form (tuples read back as lists).
+    return bool(json.loads(json.dumps(a)) == json.loads(json.dumps(b)))
+
+
+def replay_events(events: Sequence[Event], *, path: str = "<events>") -> ReplayReport:
+    """The same checks on events already in memory (from the store, say). Line numbers in the
+    mismatches are positions in `events`, from 1."""
+    if not events or not isinstance(events[0], Header):
+        return ReplayReport(path, "", mismatches=["line 1: no header"])
     header = events[0]
-    if header.get("schema") != SCHEMA_VERSION:
-        raise ValueError(f"{path}: schema {header.get('schema')}, expected {SCHEMA_VERSION}")
-    engine = get_engine(header["game"])
-    ruleset = engine.ruleset(header["ruleset"])
-    state: Any = engine.new_game(ruleset, header["seed"])
-    report = ReplayReport(str(path), header["game"])
-    for number, event in enumerate(events[1:], start=2):
-        if event.get("type") == "footer":
-            outcome = engine.outcome(state)
-            report.finished = True
-            report.outcome_matches = outcome is not None and outcome.to_json() == event["outcome"]
-            if not report.outcome_matches:
-                report.mismatches.append(f"line {number}: outcome differs from the footer")
+    report = ReplayReport(path, header.game)
+    try:
+        engine = get_engine(header.game)
+        state: Any = engine.new_game(engine.ruleset(header.ruleset), header.seed)
+    except Exception as exc:  # a record the engines cannot start is a finding, not a crash
+        report.mismatches.append(f"line 1: cannot start the game: {exc}")
+        return report
+    footer_line: int | None = None
+    expected = 1
+    for number, event in enumerate(events, start=1):
+        if event.seq != expected:  # once per gap, not on every line after it
+            report.mismatches.append(f"line {number}: seq {event.seq}, expected {expected}")
+        expected = event.seq + 1
+        if number == 1:
             continue
-        if event.get("type") != "apply":
-            continue
-        kind = event["kind"]
+        if footer_line is not None:
+            report.mismatches.append(
+                f"line {number}: {event.type} event after the footer (line {footer_line})"
+            )
+            break
         try:
-            if kind == "move":
-                move = engine.parse_move(state, event["seat"], event["move"])
-                state = engine.apply(state, event["seat"], move)
-            elif kind == "batch":
+            if isinstance(event, Move):
+                state = engine.apply(
+                    state, event.seat, engine.parse_move(state, event.seat, event.move)
+                )
+            elif isinstance(event, Batch):
                 moves = {
                     int(seat): engine.parse_move(state, int(seat), text)
-                    for seat, text in event["moves"].items()
+                    for seat, text in event.moves.items()
                 }
                 state = engine.apply_batch(state, moves)
-            elif kind == "talk":
-                to = None if event["to"] is None else tuple(event["to"])
-                state = engine.talk(state, event["seat"], event["text"], to)
-            elif kind == "settle":
-                state = engine.settle(state, event["reason"])
+            elif isinstance(event, StateTalk):
+                to = None if event.to is None else tuple(event.to)
+                state = engine.talk(state, event.seat, event.text, to)
+            elif isinstance(event, Settle):
+                state = engine.settle(state, event.reason)
+            elif isinstance(event, ViewShown):
+                seen = view_digest(engine.observe(state, event.seat))
+                report.views_checked += 1
+                if seen != event.digest:
+                    report.mismatches.append(
+                        f"line {number}: view digest for seat {event.seat} is "
+                        f"{_short(seen)}, recorded {_short(event.digest)}"
+                    )
+                continue
+            elif isinstance(event, Footer):
+                footer_line = number
+                _check_footer(report, number, event, engine.outcome(state), engine.digest(state))
+                continue
             else:
-                report.mismatches.append(f"line {number}: unknown apply kind {kind!r}")
-                break
-        except Exception as exc:  # a transcript that no longer replays is a finding, not a crash
-            report.mismatches.append(f"line {number}: {kind} failed: {exc}")
+                continue
+        except Exception as exc:  # a transition that no longer applies is a finding
+            report.mismatches.append(f"line {number}: {event.type} failed: {exc}")
             break
         report.transitions += 1
         digest = engine.digest(state)
-        if digest != event["digest"]:
+        if digest != event.digest:
             report.mismatches.append(
-                f"line {number}: digest {digest[:12]} != {event['digest'][:12]}"
+                f"line {number}: {event.type} digest {_short(digest)}, "
+                f"recorded {_short(event.digest)}"
             )
-            break
+            break  # every later state would differ too
     report.final_digest = engine.digest(state)
     return report
+
+
+def _check_footer(
+    report: ReplayReport, number: int, footer: Footer, outcome: Outcome | None, digest: str
+) -> None:
+    report.finished = True
+    if outcome is None:
+        report.outcome_matches = False
+        report.mismatches.append(f"line {number}: footer, but the game is not over")
+        return
+    report.outcome_matches = _json_equal(outcome.to_json(), footer.outcome)
+    if not report.outcome_matches:
+        report.mismatches.append(f"line {number}: outcome differs from the footer")
+    if digest != footer.digest:
+        report.mismatches.append(
+            f"line {number}: footer digest {_short(digest)}, recorded {_short(footer.digest)}"
+        )

@@ -141,6 +141,14 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
             raise IllegalMove("A talk line needs some text.")
         return queue_talk(state, seat, line, None if to is None else to[0])
 
+    def talk_audience(
+        self, state: TerritoryState, seat: int, to: tuple[int, ...] | None
+    ) -> tuple[int, ...] | None:
+        # T14: a line to oneself or to an eliminated seat is posted publicly.
+        if to is None or any(t == seat or state.seats[t].life == ELIMINATED for t in to):
+            return None
+        return to
+
     def settle(self, state: TerritoryState, reason: str) -> TerritoryState:
         if state.ended is not None:
             return state

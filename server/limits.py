@@ -1,0 +1,47 @@
+"""Bounds on what one server takes on, each with a clear error when reached."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+from .errors import LimitReached
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_live_games: int = 1000
+    """Games waiting or active at once."""
+    games_per_minute: int = 120
+    """New games per rolling minute, over all clients."""
+    talk_per_decision: int = 20
+    """Talk lines per seat per decision, in games whose rules set no cap of their own."""
+    max_sessions_in_memory: int = 256
+    """Sessions kept in memory; the least recently used idle ones are reloaded on demand."""
+    idle_seconds: float = 600.0
+    """A session untouched this long is dropped from memory (the store keeps it)."""
+    chat_in_view: int = 10
+    wait_events: int = 50
+    """Events a `wait` result carries at most (the cursor lets the seat page with `log`)."""
+
+
+class RateWindow:
+    """Counts starts over a rolling minute."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._times: deque[float] = deque()
+        self._lock = threading.Lock()
+
+    def take(self, now: float) -> None:
+        with self._lock:
+            while self._times and self._times[0] <= now - 60.0:
+                self._times.popleft()
+            if len(self._times) >= self.per_minute:
+                wait = 60.0 - (now - self._times[0])
+                raise LimitReached(
+                    f"This server starts at most {self.per_minute} games a minute.",
+                    allowed=f"try again in {max(wait, 0.1):.1f} s",
+                )
+            self._times.append(now)

@@ -1,0 +1,355 @@
+"""The two acting calls, `play` and `talk`: reading a submission, rejections and their retry,
+fallbacks after a second rejection, stale decisions, and request ids bound to their move."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from ..engines import GameError, GameOver, IllegalMove, MalformedMove, NotYourTurn
+from ..transcripts.events import Attempt, Event, StateTalk, Talk
+from .deadlines import Deadlines
+from .errors import AlreadySubmitted, BadArgument, LimitReached, StaleDecision
+from .inputs import PlayInput, TalkInput
+from .limits import Limits
+from .models import PlayResult, Rejection, TalkResult
+from .presenter import Presenter
+from .referee import Referee
+from .seats import authenticate, check_can_act, seat_index
+from .sessions import Session, Sessions
+from .store import StoredRequest
+
+ERRORS: dict[str, type[GameError]] = {
+    cls.code: cls
+    for cls in (MalformedMove, IllegalMove, NotYourTurn, GameOver, AlreadySubmitted, StaleDecision)
+}
+
+
+class Desk:
+    def __init__(
+        self,
+        sessions: Sessions,
+        referee: Referee,
+        presenter: Presenter,
+        deadlines: Deadlines,
+        limits: Limits,
+    ) -> None:
+        self.sessions = sessions
+        self.referee = referee
+        self.presenter = presenter
+        self.deadlines = deadlines
+        self.limits = limits
+
+    # ---- play ------------------------------------------------------------------------------
+
+    def play(self, args: PlayInput) -> PlayResult:
+        started = time.perf_counter()
+        fingerprint = _fingerprint(args)
+        with self.sessions.open(args.game_id) as session:
+            seat = authenticate(session, args.credential)
+            if args.request_id is not None:
+                stored = self.sessions.store.request(args.game_id, seat, args.request_id)
+                if stored is not None:
+                    return _answer_again(stored, fingerprint)
+            self.deadlines.enforce(session)
+            record = session.record
+            if args.decision is not None and args.decision != record.decision:
+                raise StaleDecision(
+                    f"The game has moved on: it is at decision {record.decision}, your call was "
+                    f"for decision {args.decision}. Nothing was applied.",
+                    allowed="show, then play again with the current decision",
+                )
+            seat_rec = record.seats[seat]
+            events: list[Event] = []
+            if seat_rec.unseen_fallbacks and args.decision is None:
+                told = "; ".join(seat_rec.unseen_fallbacks)
+                seat_rec.unseen_fallbacks = []
+                return self._refuse(
+                    session,
+                    args,
+                    seat,
+                    fingerprint,
+                    StaleDecision(
+                        f"Your earlier decision was played for you: {told}. Nothing was applied;"
+                        f" the game is now at decision {record.decision}.",
+                        allowed="show (or legal_moves), then play for the current decision",
+                    ),
+                    started,
+                )
+            seat_rec.counters.attempts += 1
+            seat_rec.absent = False
+            seat_rec.consecutive_missed = 0
+            try:
+                check_can_act(session, seat)
+            except GameError as exc:
+                seat_rec.counters.out_of_turn += 1
+                return self._refuse(session, args, seat, fingerprint, exc, started)
+            decision = record.decision
+            applied: list[Event] = []
+            accepted, rejection, last_bad = self._submit(session, seat, args, applied)
+            fallback: str | None = None
+            if rejection is not None:
+                seat_rec.counters.rejected += 1
+                if rejection.code != NotYourTurn.code:
+                    seat_rec.rejections_this_decision += 1
+                if (
+                    seat_rec.rejections_this_decision >= 2
+                    and seat in session.engine.to_act(session.state)
+                    and seat not in record.pending
+                ):
+                    fallback = self.referee.fallback(
+                        session, seat, "second_rejection", last_bad, applied
+                    )
+            seat_rec.counters.accepted += len(accepted)
+            if accepted or fallback:
+                self.referee.advance(session, applied)
+            events.append(
+                _attempt(args, seat, decision, accepted, rejection, started, counted=True)
+            )
+            events.extend(applied)
+            view = self.presenter.view(session, seat, events)
+            error: GameError | None = None
+            if rejection is not None and not accepted and fallback is None:
+                error = _rejection_error(rejection)
+            result = PlayResult(
+                game_id=record.game_id,
+                accepted=accepted,
+                rejected=rejection,
+                fallback=fallback,
+                submitted_waiting=session.engine.simultaneous and seat in record.pending,
+                view=view,
+            )
+            answer = {"error": [error.code, str(error)]} if error else {"result": result}
+            self.sessions.commit(session, events, _requests(args, seat, fingerprint, answer))
+            if error is not None:
+                raise error
+            return result
+
+    def _refuse(
+        self,
+        session: Session,
+        args: PlayInput,
+        seat: int,
+        fingerprint: str,
+        error: GameError,
+        started: float,
+    ) -> PlayResult:
+        """Records an attempt that was refused before any move was read, then raises."""
+        rejection = Rejection(index=0, move="", reason=str(error), code=error.code)
+        event = _attempt(args, seat, session.record.decision, [], rejection, started, counted=False)
+        answer = {"error": [error.code, str(error)]}
+        self.sessions.commit(session, [event], _requests(args, seat, fingerprint, answer))
+        raise error
+
+    def _submit(
+        self, session: Session, seat: int, args: PlayInput, applied: list[Event]
+    ) -> tuple[list[str], Rejection | None, Any]:
+        """Applies (sequential) or records (simultaneous) the submission; returns the accepted
+        texts, the first rejection and the rejected move, if any."""
+        engine, record = session.engine, session.record
+        if engine.simultaneous:
+            # A simultaneous turn is one submission: a list is its lines, accepted or refused
+            # whole, so a seat never ends up with half of what it meant.
+            items: list[tuple[str, Any]] = [
+                ("move", "\n".join(args.moves)) if args.moves is not None else _single(args)
+            ]
+        elif args.moves is not None:
+            items = [("move", text) for text in args.moves]
+        else:
+            items = [_single(args)]
+        accepted: list[str] = []
+        for index, (form, value) in enumerate(items):
+            parsed: Any = None
+            try:
+                check_can_act(session, seat)
+                parsed = _read_move(session, seat, form, value)
+                text = engine.move_text(parsed)
+                if engine.simultaneous:
+                    engine.validate(session.state, seat, parsed)
+                    record.pending[seat] = text
+                else:
+                    self.referee.apply(session, seat, parsed, applied)
+                accepted.append(text)
+            except GameError as exc:
+                shown = value if isinstance(value, str) else json.dumps(value)
+                rejection = Rejection(index=index, move=shown[:200], reason=str(exc), code=exc.code)
+                return accepted, rejection, parsed
+        return accepted, None, None
+
+    # ---- talk ------------------------------------------------------------------------------
+
+    def talk(self, args: TalkInput) -> TalkResult:
+        with self.sessions.open(args.game_id) as session:
+            seat = authenticate(session, args.credential)
+            record, engine = session.record, session.engine
+            names = [s.name for s in record.seats]
+            if record.status == "over":
+                raise GameOver("The game is over; nobody is listening.")
+            targets = (
+                None if not args.to else tuple(sorted({seat_index(names, t) for t in args.to}))
+            )
+            if targets is not None and seat in targets:
+                raise BadArgument("You cannot talk to yourself.", allowed="other seats' names")
+            clean = " ".join(args.text.split())
+            seat_rec = record.seats[seat]
+            events: list[Event] = []
+            if engine.supports_talk:
+                heard_by = engine.talk_audience(session.state, seat, targets)
+                if targets is not None and heard_by != targets:
+                    raise BadArgument(
+                        "A private line to " + ", ".join(names[i] for i in targets) + " would be"
+                        " read by every seat (the rules make it public), so it was not sent.",
+                        allowed="talk to everyone (omit `to`), or to a seat still in the game",
+                    )
+                session.state = engine.talk(session.state, seat, clean, targets)
+                events.append(
+                    StateTalk(
+                        seat=seat,
+                        to=None if targets is None else list(targets),
+                        text=clean,
+                        digest=engine.digest(session.state),
+                        decision=record.decision,
+                        audience=[seat],
+                    )
+                )
+                note = "Queued for this turn; the others see it from the next turn."
+            else:
+                if seat_rec.talk_this_decision >= self.limits.talk_per_decision:
+                    raise LimitReached(
+                        f"{seat_rec.name} has said {seat_rec.talk_this_decision} lines since the"
+                        " last move.",
+                        allowed=f"at most {self.limits.talk_per_decision} lines per seat per"
+                        " decision; talk again after the next move",
+                    )
+                events.append(
+                    Talk(
+                        seat=seat,
+                        to=None if targets is None else list(targets),
+                        text=clean,
+                        audience=None if targets is None else sorted({seat, *targets}),
+                    )
+                )
+                note = "Delivered now: it appears in their views and logs."
+            seat_rec.counters.talk_lines += 1
+            seat_rec.talk_this_decision += 1
+            self.sessions.commit(session, events)
+            delivered = (
+                [n for i, n in enumerate(names) if i != seat]
+                if targets is None
+                else [names[i] for i in targets]
+            )
+            return TalkResult(game_id=record.game_id, delivered_to=delivered, text=clean, note=note)
+
+
+def _single(args: PlayInput) -> tuple[str, Any]:
+    if args.move is not None:
+        return "move", args.move
+    if args.number is not None:
+        return "number", args.number
+    return "structured", args.structured
+
+
+def _read_move(session: Session, seat: int, form: str, value: Any) -> Any:
+    engine = session.engine
+    if form == "move":
+        return engine.parse_move(session.state, seat, value)
+    if form == "number":
+        menu = engine.legal_moves(session.state, seat)
+        if not 1 <= value <= len(menu.moves):
+            raise MalformedMove(
+                f"Number {value} is not on the menu.",
+                allowed=f"1..{len(menu.moves)} (see legal_moves)",
+            )
+        return engine.parse_move(session.state, seat, menu.moves[value - 1].notation)
+    return engine.move_from_json(session.state, seat, value)
+
+
+def _fingerprint(args: PlayInput) -> str:
+    move = {
+        "move": args.move,
+        "number": args.number,
+        "moves": args.moves,
+        "structured": args.structured,
+    }
+    text = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _attempt(
+    args: PlayInput,
+    seat: int,
+    decision: int,
+    accepted: list[str],
+    rejection: Rejection | None,
+    started: float,
+    *,
+    counted: bool,
+) -> Attempt:
+    given = {
+        k: v
+        for k, v in (
+            ("move", args.move),
+            ("number", args.number),
+            ("moves", args.moves),
+            ("structured", args.structured),
+            ("why", args.why),
+            ("decision", args.decision),
+        )
+        if v is not None
+    }
+    return Attempt(
+        seat=seat,
+        decision=decision,
+        args=given,
+        accepted=accepted,
+        ok=rejection is None,
+        code=None if rejection is None else rejection.code,
+        reason=None if rejection is None else rejection.reason,
+        request_id=args.request_id,
+        counted=counted,
+        audience=[seat],
+        wall={"latency_ms": round((time.perf_counter() - started) * 1000, 3)},
+    )
+
+
+def _requests(
+    args: PlayInput, seat: int, fingerprint: str, answer: dict[str, Any]
+) -> list[StoredRequest]:
+    if args.request_id is None:
+        return []
+    result = answer.get("result")
+    if isinstance(result, PlayResult):
+        answer = {"result": result.model_dump(mode="json")}
+    text = json.dumps(answer, separators=(",", ":"))
+    return [StoredRequest(seat, args.request_id, fingerprint, text)]
+
+
+def _answer_again(stored: StoredRequest, fingerprint: str) -> PlayResult:
+    """The answer a request id already got: the same result, or the same error."""
+    if stored.fingerprint != fingerprint:
+        raise BadArgument(
+            f"request_id {stored.request_id!r} was already used for a different move.",
+            allowed="a new request_id for a new move (reuse an id only to retry the same call)",
+        )
+    answer = json.loads(stored.result)
+    if "error" in answer:
+        code, message = answer["error"]
+        raise ERRORS.get(code, BadArgument)(message)
+    result = PlayResult.model_validate(answer["result"])
+    result.replayed = True
+    return result
+
+
+def _rejection_error(rejection: Rejection) -> GameError:
+    prefix = (
+        f"Move {rejection.index + 1} ({rejection.move!r}) rejected: " if rejection.index else ""
+    )
+    reason = rejection.reason.rstrip()
+    if not reason.endswith((".", "!", "?")):
+        reason += "."
+    return ERRORS.get(rejection.code, IllegalMove)(
+        prefix + reason + " You may try once more for this decision; a second rejection plays"
+        " the default move for you (recorded as a fallback)."
+    )

@@ -1,0 +1,268 @@
+"""What a seat or a spectator is shown: views, their text, the menu, and log lines.
+
+Reads only: nothing here writes. A view returns the `view` event to record when the seat has
+not seen that view before; the caller commits it with whatever else the step wrote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..transcripts.events import (
+    Absent,
+    Batch,
+    Event,
+    Fallback,
+    Footer,
+    Join,
+    JoinTimeout,
+    Move,
+    Settle,
+    StateTalk,
+    Talk,
+    ViewShown,
+    view_digest,
+)
+from ..transcripts.redact import visible
+from .limits import Limits
+from .models import LogEvent, Menu, MenuEntry, View
+from .sessions import Session
+from .store import Store
+
+LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)
+
+
+class Presenter:
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+
+    # ---- views -----------------------------------------------------------------------------
+
+    def view(self, session: Session, seat: int, events: list[Event]) -> View:
+        """The seat's view. Records a `view` event (into `events`) the first time the seat sees
+        this view, and hands over the fallbacks it has not been told of yet."""
+        record, engine = session.record, session.engine
+        observation = engine.observe(session.state, seat)
+        to_act = engine.to_act(session.state)
+        outcome = engine.outcome(session.state)
+        chat = self.chat_for(session, seat)
+        seat_rec = record.seats[seat]
+        fallbacks = list(seat_rec.unseen_fallbacks)
+        text = self._text(session, seat, engine.render(observation), to_act, chat, fallbacks)
+        digest = view_digest(observation)
+        submitted = seat in record.pending
+        key = hashlib.sha256(
+            f"{digest}|{record.status}|{submitted}|{record.decision}|{len(chat)}|{chat[-1:]}".encode(
+                "utf-8", "surrogatepass"
+            )
+        ).hexdigest()[:24]
+        # Nothing follows the footer: the view that ends the game goes just before it, and
+        # views read after the end are not recorded.
+        recordable = record.status != "over" or bool(events and isinstance(events[-1], Footer))
+        if seat_rec.kind != "bot" and recordable and (key != seat_rec.last_view or fallbacks):
+            seat_rec.last_view = key
+            seat_rec.unseen_fallbacks = []
+            event = ViewShown(seat=seat, decision=record.decision, digest=digest, audience=[seat])
+            if events and isinstance(events[-1], Footer):
+                events.insert(len(events) - 1, event)
+            else:
+                events.append(event)
+        return View(
+            game_id=record.game_id,
+            game=record.game,
+            seat=seat,
+            seat_name=seat_rec.name,
+            status=record.status,
+            your_turn=record.status == "active" and seat in to_act and not submitted,
+            to_act=[record.seats[i].name for i in to_act],
+            submitted=submitted,
+            decision=record.decision,
+            observation=observation,
+            text=text,
+            chat=chat,
+            outcome=None if outcome is None else outcome.to_json(),
+            log_cursor=record.event_count + len(events),
+            fallbacks=fallbacks,
+        )
+
+    def spectator_view(self, session: Session) -> View:
+        record, engine = session.record, session.engine
+        view = engine.spectate(session.state, full=record.status == "over")
+        outcome = engine.outcome(session.state)
+        return View(
+            game_id=record.game_id,
+            game=record.game,
+            seat=None,
+            seat_name=None,
+            status=record.status,
+            your_turn=False,
+            to_act=[record.seats[i].name for i in engine.to_act(session.state)],
+            decision=record.decision,
+            observation=view,
+            text=engine.render(view),
+            outcome=None if outcome is None else outcome.to_json(),
+            log_cursor=record.event_count,
+        )
+
+    def _text(
+        self,
+        session: Session,
+        seat: int,
+        board: str,
+        to_act: tuple[int, ...],
+        chat: list[str],
+        fallbacks: list[str],
+    ) -> str:
+        record = session.record
+        # No game id here: the text must read the same for the same seed and moves.
+        lines = [f"{session.engine.title}: you are {record.seats[seat].name} (seat {seat})."]
+        if fallbacks:
+            lines.append("Since your last view, the host played for you:")
+            lines.extend(f"  {line}" for line in fallbacks)
+        if record.status == "waiting":
+            waiting = ", ".join(s.name for s in record.seats if s.kind == "open")
+            lines.append(f"Waiting for invited seats to join: {waiting}.")
+        elif not to_act:
+            outcome = session.engine.outcome(session.state)
+            if outcome is not None:
+                winners = ", ".join(record.seats[i].name for i in outcome.winners)
+                lines.append(f"Game over ({outcome.reason}); winner(s): {winners}.")
+        elif seat in record.pending:
+            waiting = ", ".join(record.seats[i].name for i in to_act if i not in record.pending)
+            lines.append(f"You have submitted this turn; waiting for {waiting}.")
+        elif seat in to_act:
+            lines.append("It is your turn: call legal_moves, then play.")
+        else:
+            lines.append("Waiting for " + ", ".join(record.seats[i].name for i in to_act) + ".")
+        lines.append("")
+        lines.append(board.rstrip())
+        if chat:
+            lines.append("")
+            lines.append("Recent talk:")
+            lines.extend(f"  {line}" for line in chat)
+        return "\n".join(lines) + "\n"
+
+    def chat_for(self, session: Session, seat: int) -> list[str]:
+        if session.engine.supports_talk:
+            return []
+        if session.chat is None:
+            session.chat = [
+                e for e in self.store.events(session.record.game_id) if isinstance(e, Talk)
+            ]
+        names = [s.name for s in session.record.seats]
+        lines: list[str] = []
+        for event in session.chat:
+            if event.audience is not None and seat not in event.audience:
+                continue
+            target = "all" if event.to is None else ", ".join(names[i] for i in event.to)
+            lines.append(f"{names[event.seat]} to {target}: {event.text}")
+        return lines[-self.limits.chat_in_view :]
+
+    # ---- the menu --------------------------------------------------------------------------
+
+    def menu(
+        self,
+        session: Session,
+        seat: int,
+        kind: str | None,
+        contains: str | None,
+        page: int,
+        page_size: int,
+    ) -> Menu:
+        menu = session.engine.legal_moves(session.state, seat)
+        entries = [
+            MenuEntry(number=i + 1, notation=m.notation, description=m.description, kind=m.kind)
+            for i, m in enumerate(menu.moves)
+        ]
+        kinds = sorted({e.kind for e in entries})
+        if kind is not None:
+            entries = [e for e in entries if e.kind == kind]
+        if contains is not None:
+            needle = contains.lower()
+            entries = [
+                e
+                for e in entries
+                if needle in e.notation.lower() or needle in e.description.lower()
+            ]
+        pages = max(1, -(-len(entries) // page_size))
+        return Menu(
+            game_id=session.record.game_id,
+            seat=seat,
+            decision=session.record.decision,
+            complete=menu.complete,
+            total=len(menu.moves),
+            matching=len(entries),
+            page=page,
+            pages=pages,
+            kinds=kinds,
+            moves=entries[(page - 1) * page_size : page * page_size],
+            hints=dict(menu.hints),
+            instructions=menu.instructions,
+        )
+
+    # ---- the log ---------------------------------------------------------------------------
+
+    def log(
+        self, session: Session, viewer: int | None, after: int, limit: int
+    ) -> tuple[list[LogEvent], int]:
+        """Up to `limit` lines the viewer may see after the cursor, and the new cursor. Reads
+        only the viewer's events after the cursor, a page at a time."""
+        record = session.record
+        over = record.status == "over"
+        out: list[LogEvent] = []
+        cursor = after
+        while len(out) < limit and cursor < record.event_count:
+            page = self.store.events(
+                record.game_id, cursor, viewer=viewer, over=over, limit=limit - len(out)
+            )
+            if not page:
+                cursor = record.event_count
+                break
+            for event in page:
+                cursor = event.seq
+                item = self.describe(session, event, viewer, over)
+                if item is not None:
+                    out.append(item)
+        return out, cursor
+
+    def describe(
+        self, session: Session, event: Event, viewer: int | None, over: bool
+    ) -> LogEvent | None:
+        shown = visible(event, viewer, over=over)
+        if shown is None or not isinstance(shown, LOGGED):
+            return None
+        names = [s.name for s in session.record.seats]
+        seq = shown.seq
+        if isinstance(shown, Talk | StateTalk):
+            target = "all" if shown.to is None else ", ".join(names[i] for i in shown.to)
+            text = f"to {target}: {shown.text}"
+            return LogEvent(seq=seq, type="talk", seat=names[shown.seat], text=text)
+        if isinstance(shown, Move):
+            return LogEvent(seq=seq, type="move", seat=names[shown.seat], text=shown.move)
+        if isinstance(shown, Batch):
+            parts = [f"{names[int(m)]}: {text}" for m, text in shown.moves.items()]
+            return LogEvent(seq=seq, type="turn", text="\n".join(parts))
+        if isinstance(shown, Settle):
+            return LogEvent(seq=seq, type="settle", text=f"settled: {shown.reason}")
+        if isinstance(shown, Fallback):
+            who = "you" if viewer == shown.seat else names[shown.seat]
+            text = f"{shown.reason}: the host played {shown.move} for {who}"
+            return LogEvent(seq=seq, type="fallback", seat=names[shown.seat], text=text)
+        if isinstance(shown, Absent):
+            text = "missed 3 deadlines in a row: moves are defaulted until it plays"
+            return LogEvent(seq=seq, type="absent", seat=names[shown.seat], text=text)
+        if isinstance(shown, Join):
+            return LogEvent(seq=seq, type="join", seat=names[shown.seat], text="joined")
+        if isinstance(shown, JoinTimeout):
+            text = "join timeout: " + (
+                "nobody joined; the game ends"
+                if shown.result == "forfeit"
+                else "the game starts; empty seats are defaulted: "
+                + ", ".join(names[i] for i in shown.absent)
+            )
+            return LogEvent(seq=seq, type="join_timeout", text=text)
+        outcome: dict[str, Any] = shown.outcome
+        winners = ", ".join(names[i] for i in outcome["winners"])
+        return LogEvent(seq=seq, type="end", text=f"{outcome['reason']}; winner(s): {winners}")

@@ -1,0 +1,233 @@
+"""Live sessions: a cache of games in memory over the store, and the one way to change them.
+
+Every call on a game runs inside `Sessions.open`, which holds the game's lock and keeps a copy of
+the record and state as the store has them. A step is made on the live session and saved with
+`commit`; if anything fails before the commit succeeds, the session is put back exactly as the
+store holds it, so the live game never runs ahead of (or apart from) the record. Idle sessions
+are dropped from memory and reloaded from the store when next used.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engines import Engine, get_engine
+from ..engines.protocol import canonical_json
+from ..transcripts.events import Event, Talk
+from ..transcripts.io import TranscriptDir
+from .errors import ServiceError, UnknownGameId
+from .limits import Limits
+from .records import GameRecord
+from .store import Commit, Store, StoredRequest
+
+log = logging.getLogger("cogs_arena.sessions")
+
+
+class NotSaved(ServiceError):
+    code = "not_saved"
+
+
+@dataclass
+class Session:
+    record: GameRecord
+    engine: Engine[Any, Any]
+    state: Any
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    chat: list[Talk] | None = None
+    """Host-kept talk lines, read from the store on first use."""
+    touched: float = 0.0
+    evicted: bool = False
+    transcript_behind: bool = False
+    """The transcript file missed a write; it is laid anew from the store at the next commit."""
+    saved: tuple[GameRecord, Any, int] | None = None
+
+
+def load_session(store: Store, game_id: str) -> Session:
+    record = store.get(game_id)
+    state_text = store.state(game_id)
+    if record is None or state_text is None:
+        raise UnknownGameId(
+            f"No game with id {game_id!r}.",
+            allowed="a game_id returned by new_game (list_games shows the games to start)",
+        )
+    engine = get_engine(record.game)
+    return Session(record, engine, engine.state_from_json(json.loads(state_text)))
+
+
+class Sessions:
+    def __init__(
+        self,
+        store: Store,
+        transcripts: TranscriptDir,
+        limits: Limits,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.transcripts = transcripts
+        self.limits = limits
+        self.clock = clock
+        self.listeners: list[Callable[[str], None]] = []
+        self._live: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def _get(self, game_id: str) -> Session:
+        with self._lock:
+            session = self._live.get(game_id)
+            if session is not None:
+                self._live.move_to_end(game_id)
+                return session
+        loaded = load_session(self.store, game_id)
+        if self.transcripts.last_seq(loaded.record.transcript_name) != loaded.record.event_count:
+            loaded.transcript_behind = True
+        with self._lock:
+            # Another thread may have loaded it meanwhile: one session per game, always.
+            session = self._live.setdefault(game_id, loaded)
+            self._live.move_to_end(game_id)
+        self._trim()
+        return session
+
+    def peek(self, game_id: str) -> Session | None:
+        """The live session if it is in memory; never loads."""
+        with self._lock:
+            return self._live.get(game_id)
+
+    def add(self, session: Session) -> None:
+        with self._lock:
+            self._live[session.record.game_id] = session
+        self._trim()
+
+    @contextmanager
+    def open(self, game_id: str) -> Iterator[Session]:
+        """Holds the game's lock; rolls the session back to the store's copy on any failure."""
+        while True:
+            session = self._get(game_id)
+            session.lock.acquire()
+            if not session.evicted:
+                break
+            session.lock.release()
+        try:
+            outer = session.saved is None
+            if outer:
+                session.saved = _snapshot(session)
+            session.touched = self.clock()
+            try:
+                yield session
+            except BaseException:
+                if outer:
+                    _restore(session)
+                raise
+            finally:
+                if outer:
+                    session.saved = None
+        finally:
+            session.lock.release()
+
+    def commit(
+        self,
+        session: Session,
+        events: Sequence[Event],
+        requests: Sequence[StoredRequest] = (),
+        *,
+        force: bool = False,
+    ) -> None:
+        """Saves a step: numbers its events, writes record, state, events and request results in
+        one transaction, then the transcript, then tells the listeners."""
+        if not events and not requests and not force:
+            return
+        record = session.record
+        for event in events:
+            record.event_count += 1
+            event.seq = record.event_count
+        record.updated = self.clock()
+        state = canonical_json(session.engine.state_to_json(session.state))
+        try:
+            self.store.commit(Commit(record, state, list(events), list(requests)))
+        except Exception as exc:
+            log.exception("commit failed for game %s", record.game_id)
+            raise NotSaved(
+                "The server could not save this step, so nothing changed: the game is as it was.",
+                allowed="try the same call again (with the same request_id, if you gave one)",
+            ) from exc
+        session.saved = _snapshot(session)
+        if session.chat is not None:
+            session.chat.extend(e for e in events if isinstance(e, Talk))
+        self._write_transcript(session, events)
+        for listener in self.listeners:
+            listener(record.game_id)
+
+    def _write_transcript(self, session: Session, events: Sequence[Event]) -> None:
+        name = session.record.transcript_name
+        try:
+            if session.transcript_behind:
+                self.transcripts.rewrite(name, self.store.events(session.record.game_id))
+                session.transcript_behind = False
+            elif events:
+                self.transcripts.append(name, events)
+        except Exception:
+            # The store holds the step; the file is a copy of it and is mended from the store
+            # at the next commit or at the next start.
+            log.exception("transcript write failed for %s", name)
+            session.transcript_behind = True
+
+    def repair_transcript(self, record: GameRecord) -> bool:
+        """Lays the transcript anew from the store if it does not end where the store does."""
+        name = record.transcript_name
+        if self.transcripts.last_seq(name) == record.event_count:
+            return False
+        self.transcripts.rewrite(name, self.store.events(record.game_id))
+        return True
+
+    def live_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._live)
+
+    def evict_idle(self, now: float) -> int:
+        with self._lock:
+            idle = [s for s in self._live.values() if now - s.touched >= self.limits.idle_seconds]
+        return sum(1 for s in idle if self._evict(s))
+
+    def _trim(self) -> None:
+        with self._lock:
+            extra = len(self._live) - self.limits.max_sessions_in_memory
+            oldest = list(self._live.values())[: max(extra, 0)]
+        for session in oldest:
+            self._evict(session)
+
+    def _evict(self, session: Session) -> bool:
+        # Only a session nobody is using can go: its memory then equals the store.
+        if not session.lock.acquire(blocking=False):
+            return False
+        try:
+            with self._lock:
+                if self._live.get(session.record.game_id) is session:
+                    del self._live[session.record.game_id]
+            session.evicted = True
+            return True
+        finally:
+            session.lock.release()
+
+
+def _snapshot(session: Session) -> tuple[GameRecord, Any, int]:
+    chat = -1 if session.chat is None else len(session.chat)
+    return session.record.model_copy(deep=True), session.state, chat
+
+
+def _restore(session: Session) -> None:
+    assert session.saved is not None
+    record, state, chat = session.saved
+    session.record = record.model_copy(deep=True)
+    session.state = state
+    if session.chat is not None:
+        del session.chat[max(chat, 0) :]
+        if chat < 0:
+            session.chat = None

@@ -1,0 +1,189 @@
+"""The embedded default store: one SQLite file in WAL mode, one transaction per step.
+
+Events carry their audience in a column, so `log` and `wait` read only what a viewer may see
+after its cursor, with a limit, in SQL; request results sit in their own table, written in the
+same transaction as the move they answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..transcripts.events import Event, event_json, parse_event
+from .records import GameRecord
+from .store import Commit, StaleWrite, Store, StoredRequest, Viewer, audience_key
+
+log = logging.getLogger("cogs_arena.store")
+
+SCHEMA = 2
+TABLES = (
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL,"
+    " due REAL, record TEXT NOT NULL, state TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS games_due ON games (due) WHERE due IS NOT NULL",
+    "CREATE TABLE IF NOT EXISTS events (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+    " audience TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS requests (game_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+    " request_id TEXT NOT NULL, fingerprint TEXT NOT NULL, result TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, seat, request_id)) WITHOUT ROWID",
+)
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version == SCHEMA:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            old = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+            if version < SCHEMA and "games" in old:
+                # Schema 1 kept untyped events; they cannot be served by this version. They are
+                # set aside, not deleted, so nothing a user recorded is lost.
+                log.warning("store %s: schema %d games set aside as *_v1", self.path, version)
+                self._db.execute("ALTER TABLE games RENAME TO games_v1")
+                if "events" in old:
+                    self._db.execute("ALTER TABLE events RENAME TO events_v1")
+            for statement in TABLES:
+                self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version={SCHEMA}")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def commit(self, commit: Commit) -> None:
+        record = commit.record
+        first = record.event_count - len(commit.events) + 1
+        rows = [
+            (record.game_id, first + i, audience_key(e), event_json(e))
+            for i, e in enumerate(commit.events)
+        ]
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                top = self._db.execute(
+                    "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?",
+                    (record.game_id,),
+                ).fetchone()[0]
+                if top != first - 1:
+                    raise StaleWrite(
+                        f"game {record.game_id}: store at event {top}, not {first - 1}"
+                    )
+                self._db.executemany(
+                    "INSERT INTO events (game_id, seq, audience, data) VALUES (?, ?, ?, ?)", rows
+                )
+                self._db.executemany(
+                    "INSERT INTO requests (game_id, seat, request_id, fingerprint, result)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (record.game_id, r.seat, r.request_id, r.fingerprint, r.result)
+                        for r in commit.requests
+                    ],
+                )
+                self._db.execute(
+                    "INSERT INTO games (id, status, due, record, state) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT(id) DO UPDATE SET status=excluded.status, due=excluded.due,"
+                    " record=excluded.record, state=excluded.state",
+                    (
+                        record.game_id,
+                        record.status,
+                        record.due(),
+                        record.model_dump_json(),
+                        commit.state,
+                    ),
+                )
+            except BaseException as exc:
+                self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise StaleWrite(str(exc)) from exc
+                raise
+            self._db.execute("COMMIT")
+
+    def get(self, game_id: str) -> GameRecord | None:
+        with self._lock:
+            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else GameRecord.model_validate_json(row[0])
+
+    def state(self, game_id: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def game_ids(self, statuses: Sequence[str] | None = None) -> list[str]:
+        with self._lock:
+            if statuses is None:
+                rows = self._db.execute("SELECT id FROM games").fetchall()
+            else:
+                marks = ",".join("?" for _ in statuses)
+                rows = self._db.execute(
+                    f"SELECT id FROM games WHERE status IN ({marks})", tuple(statuses)
+                ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def count(self, statuses: Sequence[str]) -> int:
+        marks = ",".join("?" for _ in statuses)
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT count(*) FROM games WHERE status IN ({marks})", tuple(statuses)
+            ).fetchone()
+        return int(row[0])
+
+    def events(
+        self,
+        game_id: str,
+        after: int = 0,
+        *,
+        viewer: Viewer = "all",
+        over: bool = False,
+        limit: int | None = None,
+    ) -> list[Event]:
+        sql = "SELECT data FROM events WHERE game_id = ? AND seq > ?"
+        args: list[object] = [game_id, max(after, 0)]
+        if viewer == "all" or (viewer is None and over):
+            pass
+        elif viewer is None:
+            sql += " AND audience = '*'"
+        else:
+            sql += " AND (audience = '*' OR instr(audience, ?) > 0)"
+            args.append(f"|{viewer}|")
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return [parse_event(r[0]) for r in rows]
+
+    def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT fingerprint, result FROM requests WHERE game_id = ? AND seat = ?"
+                " AND request_id = ?",
+                (game_id, seat, request_id),
+            ).fetchone()
+        return None if row is None else StoredRequest(seat, request_id, row[0], row[1])
+
+    def due(self, now: float) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM games WHERE due IS NOT NULL AND due <= ?", (now,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
