@@ -10,7 +10,10 @@ Phases, each bounded in time:
 3. memory: a fresh server, 1,000 live games created, its RSS before and after.
 
 Reports p50/p99 of the non-waiting calls, errors, server CPU per call (from /proc utime+stime)
-and server RSS. Usage: python benchmarks/load_http.py [--clients 200] [--duration 90] ...
+and server RSS. The server bounds live games and games started per minute; where `serve` takes
+flags for them (BOUND_FLAGS) the benchmark lifts them, and otherwise it counts the calls refused
+with `limit_reached` apart from the errors, so the figures say what the bounds turned away.
+Usage: python benchmarks/load_http.py [--clients 200] [--duration 90] ...
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from typing import Any
 
 TICKS = os.sysconf("SC_CLK_TCK")
 MEASURED = ("ping", "show", "legal_moves", "play")
+BOUND_FLAGS = {"--max-live-games": "100000", "--games-per-minute": "100000"}
+"""`serve` flags lifting the server's bounds, used when this version of `serve` has them."""
 
 
 # ---- the server -----------------------------------------------------------------------------
@@ -45,10 +50,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def bound_flags() -> list[str]:
+    """The BOUND_FLAGS this version of `serve` knows."""
+    helped = subprocess.run(
+        [sys.executable, "-m", "cogs_arena", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [part for flag, value in BOUND_FLAGS.items() if flag in helped for part in (flag, value)]
+
+
 def start_server(root: Path, port: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "cogs_arena", "serve", "--transport", "http"]
     command += ["--port", str(port), "--store", str(root / "s.sqlite3")]
-    command += ["--transcripts", str(root / "t")]
+    command += ["--transcripts", str(root / "t"), *bound_flags()]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(root / "err", "ab"))  # noqa: SIM115
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -83,6 +99,8 @@ class Tally:
         self.ms: dict[str, list[float]] = defaultdict(list)
         self.calls: dict[str, int] = defaultdict(int)
         self.errors: dict[str, int] = defaultdict(int)
+        self.limited: dict[str, int] = defaultdict(int)
+        """Calls the server's bounds refused (`limit_reached`): not errors of the server."""
         self.samples: list[str] = []
         self.games = 0
 
@@ -102,6 +120,9 @@ class Tally:
         return dict(result.structured_content or {})
 
     def error(self, tool: str, text: str) -> None:
+        if text.startswith("[limit_reached]"):
+            self.limited[tool] += 1
+            return
         self.errors[tool] += 1
         if len(self.samples) < 5:
             self.samples.append(f"{tool}: {text[:300]}")
@@ -216,6 +237,7 @@ async def worker_main(opts: dict[str, Any]) -> dict[str, Any]:
         "ms": tally.ms,
         "calls": tally.calls,
         "errors": tally.errors,
+        "limited": tally.limited,
         "samples": tally.samples,
         "games": tally.games,
     }
@@ -246,13 +268,13 @@ def run_phase(
     cpu, wall = cpu_seconds(pid) - cpu0, time.monotonic() - t0
     clients_cpu = _children_cpu() - children0
     merged: dict[str, Any] = {"ms": defaultdict(list), "calls": defaultdict(int)}
-    merged |= {"errors": defaultdict(int), "samples": [], "games": 0}
+    merged |= {"errors": defaultdict(int), "limited": defaultdict(int), "samples": [], "games": 0}
     for raw in outputs:
         part = json.loads(raw)
         for key in ("ms",):
             for tool, values in part[key].items():
                 merged["ms"][tool].extend(values)
-        for key in ("calls", "errors"):
+        for key in ("calls", "errors", "limited"):
             for tool, count in part[key].items():
                 merged[key][tool] += count
         merged["samples"].extend(part["samples"])
@@ -278,7 +300,11 @@ def report(title: str, result: dict[str, Any]) -> None:
     calls = sum(result["calls"].values())
     errors = sum(result["errors"].values())
     print(f"\n== {title}: {result['wall']:.0f} s, {calls} calls ({calls / result['wall']:.0f}/s)")
+    limited = sum(result["limited"].values())
     print(f"   games finished or cut at the end: {result['games']}; errors: {errors}")
+    if limited:
+        by_tool = ", ".join(f"{tool} {n}" for tool, n in sorted(result["limited"].items()))
+        print(f"   refused by the server's bounds (limit_reached): {limited} ({by_tool})")
     for sample in result["samples"]:
         print(f"   error sample: {sample}")
     print(f"   {'tool':12} {'calls':>7} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
@@ -303,21 +329,24 @@ def report(title: str, result: dict[str, Any]) -> None:
     )
 
 
-async def _create_games(url: str, count: int, concurrency: int = 20) -> int:
+async def _create_games(url: str, count: int, concurrency: int = 20) -> tuple[int, int]:
+    """Games created, and new_game calls the server's bounds refused."""
     from mcp import Client
 
-    made = 0
+    made = refused = 0
 
     async def one(share: int) -> None:
-        nonlocal made
+        nonlocal made, refused
         async with Client(url) as client:
             for _ in range(share):
                 result = await client.call_tool("new_game", {"game": "influence", "seat": "White"})
+                text = "".join(getattr(b, "text", "") for b in result.content)
                 made += 0 if result.is_error else 1
+                refused += 1 if result.is_error and text.startswith("[limit_reached]") else 0
 
     shares = [count // concurrency + (i < count % concurrency) for i in range(concurrency)]
     await asyncio.gather(*(one(s) for s in shares))
-    return made
+    return made, refused
 
 
 def memory_phase(root: Path, games: int) -> None:
@@ -328,9 +357,11 @@ def memory_phase(root: Path, games: int) -> None:
         asyncio.run(_create_games(url, 20))  # warm: first calls import engines and fill caches
         before = rss_mb(server.pid)
         start = time.monotonic()
-        made = asyncio.run(_create_games(url, games))
+        made, refused = asyncio.run(_create_games(url, games))
         after = rss_mb(server.pid)
         print(f"\n== memory: {made} live games created in {time.monotonic() - start:.0f} s")
+        if refused:
+            print(f"   {refused} new_game calls refused by the server's bounds (limit_reached)")
         print(
             f"   server RSS {before:.0f} MB -> {after:.0f} MB "
             f"({(after - before) * 1024 / max(made, 1):.0f} KB per game)"

@@ -33,7 +33,7 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_http_flags(parser: argparse.ArgumentParser) -> None:
-    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT
+    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS
 
     parser.add_argument(
         "--transport",
@@ -49,7 +49,8 @@ def _add_http_flags(parser: argparse.ArgumentParser) -> None:
         "--auth-token",
         default=None,
         help=f"require 'Authorization: Bearer <token>' on HTTP (default: ${AUTH_TOKEN_ENV}; "
-        "prefer the variable, a flag shows in the process list); needed beyond loopback",
+        "prefer the variable, a flag shows in the process list); needed beyond loopback, "
+        f"with at least {MIN_TOKEN_CHARS} characters",
     )
     parser.add_argument(
         "--allow-origin",

@@ -74,5 +74,7 @@ async def run_demo(
         winners = ", ".join(names[i] for i in outcome["winners"])
         print(f"Result: {outcome['reason']}; winner(s): {winners}; scores {outcome['scores']}")
         print(f"Tool calls: {calls}")
-        print(f"Transcript: {game['transcript']}")
+        # Results carry no server paths; the demo started the server, so it knows the folder
+        # and the file's name (`GameRecord.transcript_name`).
+        print(f"Transcript: {transcripts / f'influence-{gid}.jsonl'}")
     return 0

@@ -1,6 +1,6 @@
-"""What the HTTP transports let in: the bind rule (no token, no network), the Host and Origin
-checks against DNS rebinding, and the bearer token. Stdlib only, so the CLI can import the
-defaults cheaply and the check costs little on every request."""
+"""What the HTTP transports let in: the bind rule (no strong token, no network), the Host and
+Origin checks against DNS rebinding, and the bearer token. Stdlib only, so the CLI can import
+the defaults cheaply and the check costs little on every request."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ AUTH_TOKEN_ENV = "COGS_ARENA_AUTH_TOKEN"
 HEALTH_PATH = "/healthz"
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
+MIN_TOKEN_CHARS = 32
 
 
 class BindRefused(Exception):
@@ -51,14 +52,32 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def token_problem(token: str | None, host: str) -> str | None:
+    """Why `token` cannot guard a server bound to `host`, or None. Beyond loopback it must be
+    long enough not to be guessed; anywhere, it must fit in a header as given."""
+    if token is None or token == "":
+        if is_loopback(host):
+            return None
+        return "binding beyond loopback needs an access token"
+    if any(char.isspace() or not char.isprintable() or not char.isascii() for char in token):
+        return "the access token must be printable ASCII without spaces (it travels in a header)"
+    if not is_loopback(host) and len(token) < MIN_TOKEN_CHARS:
+        return (
+            f"binding beyond loopback needs an access token of at least {MIN_TOKEN_CHARS} "
+            f"characters (this one has {len(token)})"
+        )
+    return None
+
+
 def check_bind(options: HttpOptions) -> None:
-    """Refuses a non-loopback bind without a token: anyone who can reach the port could
-    otherwise create games and, with a leaked credential, act for seats."""
-    if not is_loopback(options.host) and not options.auth_token:
+    """Refuses a bind beyond loopback without a strong token: anyone who can reach the port
+    could otherwise create games and, with a leaked credential, act for seats."""
+    problem = token_problem(options.auth_token, options.host)
+    if problem is not None:
         raise BindRefused(
-            f"refusing to serve on {options.host!r} without an access token: binding beyond "
-            f"loopback needs --auth-token or ${AUTH_TOKEN_ENV} (clients send it as "
-            "'Authorization: Bearer <token>'), or bind 127.0.0.1"
+            f"refusing to serve on {options.host!r}: {problem}. Give it with --auth-token or "
+            f"${AUTH_TOKEN_ENV} (clients send 'Authorization: Bearer <token>'; make one with "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`), or bind 127.0.0.1"
         )
 
 

@@ -6,7 +6,7 @@ with `validated`."""
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar, get_args, get_origin
@@ -24,6 +24,16 @@ from pydantic_core import PydanticCustomError
 
 from .errors import BadArgument
 
+# The text rule is re-exported, so callers need only this module.
+from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from .text_rules import MAX_JSON_INT as MAX_JSON_INT
+from .text_rules import check_text as check_text
+from .text_rules import clean_label as clean_label
+from .text_rules import json_problem as json_problem
+from .text_rules import lone_surrogate as lone_surrogate
+from .text_rules import shown as shown
+from .text_rules import text_problem as text_problem
+
 MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
 MAX_WHY_CHARS = 2000
@@ -34,12 +44,8 @@ MAX_ID_CHARS = 100
 MAX_STRUCTURED_CHARS = 4000
 MAX_RULESET_CHARS = 50_000
 """More than a structured move: an Influence custom map of the largest board must fit."""
-MAX_JSON_DEPTH = 32
-"""Deeper JSON would overflow the recursion of the encoders that write the record."""
 MAX_NAMES = 50
 """Items in `bots` and `to`: more than any game has seats."""
-MAX_JSON_INT = 2**53
-"""The largest integer every JSON reader keeps exactly."""
 MAX_SECONDS = 30 * 24 * 3600.0
 MAX_PAGE = 10**6
 MAX_MENU_NUMBER = 10**6
@@ -50,108 +56,6 @@ DEFAULT_WAIT_SECONDS = 25.0
 
 _CUSTOM = "arena_"
 """Prefix of this module's error types: their messages already name the field."""
-
-
-# ---- the text rule ---------------------------------------------------------------------------
-
-
-def lone_surrogate(text: str) -> tuple[int, str] | None:
-    """(index, character) of the first UTF-16 surrogate code point in `text`, or None. Such a
-    string has no UTF-8 form, so no transcript line, store row or JSON answer can carry it."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return exc.start, text[exc.start]
-    return None
-
-
-def text_problem(field: str, text: str) -> str | None:
-    """Why `text` cannot be accepted for `field`, or None."""
-    found = lone_surrogate(text)
-    if found is None:
-        return None
-    index, char = found
-    return (
-        f"{field} contains a lone surrogate (U+{ord(char):04X}) at character {index + 1}; "
-        "send valid Unicode text"
-    )
-
-
-def shown(name: str, limit: int = 60) -> str:
-    """A client-supplied name fit to quote in an error message: escaped unless it is a plain
-    identifier, and cut short. An error text must itself be valid Unicode on one line."""
-    if name.isidentifier() and name.isascii() and len(name) <= limit:
-        return name
-    cut = name[:limit]
-    return repr(cut) + ("..." if len(name) > limit else "")
-
-
-def json_problem(field: str, value: Any, max_chars: int) -> str | None:
-    """Why `value` (a JSON object from a client) cannot go into the record, or None: a key or
-    string with a lone surrogate, something that is not JSON, nesting deeper than
-    MAX_JSON_DEPTH, or more than `max_chars` characters in its compact JSON form. Iterative, so
-    a deep value cannot exhaust the stack here."""
-    size = 0
-    stack: list[tuple[str, Any, int]] = [(field, value, 0)]
-    while stack:
-        path, item, depth = stack.pop()
-        if depth > MAX_JSON_DEPTH:
-            return f"{field} is nested more than {MAX_JSON_DEPTH} levels deep"
-        if isinstance(item, str):
-            size += len(item) + 2
-            problem = text_problem(path, item)
-            if problem is not None:
-                return problem
-        elif isinstance(item, dict):
-            size += 2
-            for key, sub in item.items():
-                if not isinstance(key, str):
-                    return f"{path} has a key that is not a string"
-                size += len(key) + 4
-                problem = text_problem(f"a key of {path}", key)
-                if problem is not None:
-                    return problem
-                sub_path = f"{path}.{key}" if key.isidentifier() else f"{path}[{shown(key)}]"
-                stack.append((sub_path, sub, depth + 1))
-        elif isinstance(item, list | tuple):
-            size += 2 + len(item)
-            stack.extend((f"{path}[{i}]", sub, depth + 1) for i, sub in enumerate(item))
-        elif item is None or isinstance(item, bool):
-            size += 5
-        elif isinstance(item, int):
-            if abs(item) > MAX_JSON_INT:
-                return f"{path} is beyond +-2**53 (not an integer JSON keeps exactly)"
-            size += len(str(item))
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                return f"{path} is not a finite number"
-            size += len(repr(item))
-        else:
-            return f"{path} is not a JSON value (object, array, string, number, true/false/null)"
-        if size > max_chars:
-            return f"{field} is longer than {max_chars} characters as JSON"
-    return None
-
-
-def check_text(field: str, value: str | None, max_chars: int) -> None:
-    """For strings that reach the service without an input model (e.g. the client's name)."""
-    if value is None:
-        return
-    if len(value) > max_chars:
-        raise BadArgument(f"{field} is {len(value)} characters long.", allowed=f"<= {max_chars}")
-    problem = text_problem(field, value)
-    if problem is not None:
-        raise BadArgument(problem + ".", allowed="valid Unicode text")
-
-
-def clean_label(value: str | None, max_chars: int = MAX_LABEL_CHARS) -> str | None:
-    """A label the protocol hands over (client name/version) made safe to record: lone
-    surrogates become U+FFFD and the text is cut to `max_chars`. Nobody typed it as an argument,
-    so refusing the call would be no help to the caller."""
-    if value is None:
-        return None
-    text = value.encode("utf-8", "replace").decode("utf-8") if lone_surrogate(value) else value
-    return text[:max_chars]
 
 
 def _custom_error(kind: str, message: str, allowed: str | None = None) -> PydanticCustomError:
@@ -171,6 +75,14 @@ class ToolInput(BaseModel):
 
     json_limits: ClassVar[dict[str, int]] = {}
     """Fields holding free JSON objects -> their size limit (default MAX_STRUCTURED_CHARS)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_booleans(cls, value: Any, info: ValidationInfo) -> Any:
+        # No argument is a boolean, and pydantic would read true as the number 1.
+        if isinstance(value, bool):
+            raise _custom_error("boolean", f"{info.field_name} is {str(value).lower()}")
+        return value
 
     @field_validator("*", mode="after")
     @classmethod
@@ -231,7 +143,8 @@ class NewGameInput(ToolInput):
         JsonInt | Name | None,
         Field(
             description="Seed (same seed, same game): an integer or a short text. Random if "
-            "omitted."
+            "omitted.",
+            union_mode="left_to_right",  # "5" from a client that sends text is the seed 5
         ),
     ] = None
     ruleset: Annotated[
@@ -240,7 +153,10 @@ class NewGameInput(ToolInput):
     ] = None
     seat: Annotated[
         Annotated[int, Field(ge=0, le=1000)] | Name | None,
-        Field(description="Seat name or number you take (default: the game's first seat)."),
+        Field(
+            description="Seat name or number you take (default: the game's first seat).",
+            union_mode="left_to_right",
+        ),
     ] = None
     bots: Annotated[
         list[Name] | None,
@@ -433,35 +349,37 @@ def validated(model_cls: type[M], /, **kwargs: Any) -> M:
 def bad_argument(model_cls: type[BaseModel], exc: ValidationError) -> BadArgument:
     """One BadArgument for all of a validation's errors. The rejected values are never quoted:
     they are the caller's data and may be what made the call fail."""
-    problems: dict[str, list[str]] = {}
-    allowed: dict[str, str] = {}
     fields = model_cls.model_fields
-    for error in exc.errors(include_url=False, include_input=False):
+    every = "arguments " + ", ".join(fields) if fields else "no arguments"
+    problems: dict[str, str] = {}  # text -> allowed; a dict keeps one of each, in order
+    for error in exc.errors(include_url=False):
         loc = error["loc"]
         head = str(loc[0]) if loc else ""
         path = shown(head) + "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
-        kind = error["type"]
         context = error.get("ctx") or {}
-        if kind.startswith(_CUSTOM):
-            text = str(context.get("message", error["msg"]))
-            if context.get("allowed"):
-                allowed[path or kind] = str(context["allowed"])
-            elif head in fields and fields[head].description:
-                allowed[head] = f"{head}: {fields[head].description}"
-            problems.setdefault(path or kind, []).append(text.rstrip("."))
-            continue
-        if kind == "extra_forbidden":
-            message = "unknown argument"
-            allowed["arguments"] = "arguments " + (", ".join(fields) or "(none)")
+        described = fields[head].description if head in fields else None
+        allowed = f"{head}: {described}" if described else ""
+        if error["type"] == "extra_forbidden":
+            text, allowed = f"{path}: unknown argument", every
+        elif error["type"] == "string_unicode" and head not in fields:
+            text, allowed = "an argument's name is not valid Unicode text", every
+        elif error["type"] == "string_unicode":
+            # pydantic refuses a str with a lone surrogate without saying where it is.
+            found = error.get("input")
+            located = text_problem(path, found) if isinstance(found, str) else None
+            text = located or f"{path} is not valid Unicode text; send valid Unicode text"
+        elif error["type"].startswith(_CUSTOM):
+            text = str(context.get("message") or error["msg"]).rstrip(".")
+            allowed = str(context.get("allowed") or allowed)
         else:
             message = error["msg"][:1].lower() + error["msg"][1:]
-            if head in fields and fields[head].description:
-                allowed[head] = f"{head}: {fields[head].description}"
-        problems.setdefault(path, []).append(f"{path}: {message}" if path else message)
-    parts = ["; ".join(dict.fromkeys(texts)) for texts in problems.values()]
-    return BadArgument("; ".join(parts) + ".", allowed=" | ".join(allowed.values()) or None)
+            text = f"{path}: {message}" if path else message
+        problems.setdefault(text, allowed)
+    hints = [hint for hint in dict.fromkeys(problems.values()) if hint]
+    return BadArgument("; ".join(problems) + ".", allowed=" | ".join(hints) or None)
 
 
+@functools.cache
 def json_container_fields(model_cls: type[BaseModel]) -> frozenset[str]:
     """Fields that take a JSON array or object: clients sometimes send those as JSON text."""
 

@@ -1,65 +1,61 @@
-"""The MCP adapter: one tool per service call, flat typed parameters, structured output plus a
-readable text block. Every game error becomes a tool error result the model can read."""
+"""The MCP adapter: one tool per service call, structured output plus a readable text block.
+
+Each tool's arguments are validated by its model in `inputs` (published as the tool's input
+schema, with additionalProperties false), so an unknown or bad argument is refused by name
+before the service is called. Every game error becomes a tool error whose text starts with
+`[code]`, for the model to read and act on."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
-import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import Annotated, Any, ParamSpec, TypeVar
+from collections.abc import AsyncIterator, Awaitable
+from typing import Annotated, Any
 
 import anyio.to_thread
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.server.subscriptions import ResourceUpdated
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from .. import __version__
 from ..engines import GameError, get_engine
 from ..engines.registry import _ENGINES
 from ..prompts import seat_prompt
-from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
-from .service import (
-    MAX_ID_CHARS,
+from .inputs import (
     MAX_LABEL_CHARS,
-    MAX_MOVE_CHARS,
-    MAX_MOVES_PER_CALL,
-    MAX_TALK_CHARS,
-    MAX_WHY_CHARS,
-    GameService,
-    Submission,
+    JoinGameInput,
+    LegalMovesInput,
+    ListGamesInput,
+    LogInput,
+    NewGameInput,
+    PingInput,
+    PlayInput,
+    ShowInput,
+    SpectateInput,
+    TalkInput,
+    WaitInput,
+    clean_label,
+    validated,
 )
+from .mcp_support import (
+    SPECTATE_PREFIX,
+    ArenaServer,
+    Ctx,
+    GameChanges,
+    SpectatorFeeds,
+    input_tool,
+)
+from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
+from .service import GameService
 from .waiters import WaiterHub
 
-WAIT_DEFAULT = 25.0
-WAIT_MAX = 50.0
 PROGRESS_EVERY = 5.0
-
-log = logging.getLogger("cogs_arena.server")
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True)
 ACTING = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False)
-
-GameId = Annotated[
-    str, Field(description="The game_id new_game returned.", max_length=MAX_ID_CHARS)
-]
-Credential = Annotated[
-    str, Field(description="Your seat's credential from new_game.", max_length=MAX_ID_CHARS)
-]
-
-ModelLabel = Annotated[
-    str | None, Field(description="Label of the model playing.", max_length=MAX_LABEL_CHARS)
-]
-PromptLabel = Annotated[
-    str | None, Field(description="Label of the prompt used.", max_length=MAX_LABEL_CHARS)
-]
 
 INSTRUCTIONS = """cogs-arena: board games for LLM seats.
 Start with list_games, then new_game (you get a game_id and a seat credential: pass both to every
@@ -68,15 +64,7 @@ a move in notation, a list of moves, or a structured move, with an optional `why
 line to all seats or named seats; log lists the events your seat may see after a cursor."""
 
 
-def _tool_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except GameError as exc:
-            raise ToolError(f"[{exc.code}] {exc}") from None
-
-    return wrapper
+# ---- result texts -----------------------------------------------------------------------------
 
 
 def _result(model: BaseModel, text: str) -> CallToolResult:
@@ -86,16 +74,17 @@ def _result(model: BaseModel, text: str) -> CallToolResult:
     )
 
 
-def _client_info(ctx: Context | None) -> tuple[str | None, str | None]:
+def _client_info(ctx: Ctx) -> tuple[str | None, str | None]:
     """The connecting client's name and version, where the protocol carried them."""
     try:
-        params = ctx.session.client_params if ctx is not None else None
-        info = getattr(params, "client_info", None)
-        if info is None:
-            return None, None
-        return str(info.name)[:MAX_LABEL_CHARS], str(info.version)[:MAX_LABEL_CHARS]
+        info = getattr(ctx.session.client_params, "client_info", None)
     except Exception:  # a client that sent no info is normal under the stateless protocol
         return None, None
+    if info is None:
+        return None, None
+    return clean_label(str(info.name), MAX_LABEL_CHARS), clean_label(
+        str(info.version), MAX_LABEL_CHARS
+    )
 
 
 def _seat_text(result: NewGame) -> str:
@@ -163,32 +152,22 @@ def _log_text(result: LogResult) -> str:
     return "\n".join(lines)
 
 
+# ---- the server -------------------------------------------------------------------------------
+
+
 def build_server(service: GameService) -> MCPServer[Any]:
     hub = WaiterHub()
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
-        hub.bind()
-        yield
-
-    mcp: MCPServer[Any] = MCPServer(
-        "cogs-arena",
-        title="cogs-arena",
-        instructions=INSTRUCTIONS,
-        version=__version__,
-        log_level="WARNING",
-        lifespan=lifespan,
-    )
+    changes = GameChanges()
+    bus = InMemorySubscriptionBus()
+    feeds = SpectatorFeeds(service.spectate_with_code, bus)
+    hub.on_change.extend([changes.fire, feeds.publish])
     service.add_listener(hub.notify)
 
-    @mcp.tool(annotations=READ_ONLY)
-    def ping() -> str:
+    def ping(args: PingInput, ctx: Ctx) -> str:
         """Health check: answers 'pong'. Costs nothing."""
         return "pong"
 
-    @mcp.tool(annotations=READ_ONLY)
-    @_tool_errors
-    def list_games() -> Annotated[CallToolResult, GameList]:
+    def list_games(args: ListGamesInput, ctx: Ctx) -> Annotated[CallToolResult, GameList]:
         """The games you can start, with their seats, bots and default ruleset."""
         games = service.list_games()
         text = "\n".join(
@@ -198,246 +177,147 @@ def build_server(service: GameService) -> MCPServer[Any]:
         )
         return _result(games, text)
 
-    @mcp.tool(annotations=ACTING)
-    @_tool_errors
-    def new_game(
-        game: Annotated[str, Field(description="Game name from list_games.", max_length=50)],
-        seed: Annotated[
-            int | None, Field(description="Seed (same seed, same game). Random if omitted.")
-        ] = None,
-        ruleset: Annotated[
-            dict[str, Any] | None, Field(description="Ruleset overrides; unknown keys rejected.")
-        ] = None,
-        seat: Annotated[
-            int | Annotated[str, Field(max_length=50)] | None,
-            Field(description="Seat name or number you take."),
-        ] = None,
-        bots: Annotated[
-            list[Annotated[str, Field(max_length=50)]] | None,
-            Field(description="Bot name for all other seats, or one per other seat."),
-        ] = None,
-        model: ModelLabel = None,
-        prompt: PromptLabel = None,
-        deadline_seconds: Annotated[
-            float | None,
-            Field(description="Seconds each seat has per decision (default: server's; off).", gt=0),
-        ] = None,
-        join_timeout: Annotated[
-            float | None, Field(description="Seconds invited seats have to join.", gt=0)
-        ] = None,
-        time_limit: Annotated[
-            float | None, Field(description="Seconds before the whole game is settled.", gt=0)
-        ] = None,
-        ctx: Context | None = None,
-    ) -> Annotated[CallToolResult, NewGame]:
+    def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Start a game: you take one seat, bots take the others. Returns game_id and your
         seat's credential (keep it: every other call needs it) and your first view."""
         client_name, client_version = _client_info(ctx)
+        fields = args.model_dump(exclude={"game"})
         result = service.new_game(
-            game,
-            seed=seed,
-            ruleset=ruleset,
-            seat=seat,
-            bots=bots,
-            client_name=client_name,
-            client_version=client_version,
-            model=model,
-            prompt=prompt,
-            deadline_seconds=deadline_seconds,
-            join_timeout=join_timeout,
-            time_limit=time_limit,
+            args.game, client_name=client_name, client_version=client_version, **fields
         )
         return _result(result, _seat_text(result))
 
-    @mcp.tool(annotations=ACTING)
-    @_tool_errors
-    def join_game(
-        invitation: Annotated[
-            str, Field(description="An invitation code from new_game.", max_length=MAX_ID_CHARS)
-        ],
-        model: ModelLabel = None,
-        prompt: PromptLabel = None,
-        ctx: Context | None = None,
-    ) -> Annotated[CallToolResult, NewGame]:
+    def join_game(args: JoinGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Take the open seat an invitation names (an invitation works once). Returns the
         game_id, your seat's credential and your first view."""
         client_name, client_version = _client_info(ctx)
         result = service.join_game(
-            invitation,
+            args.invitation,
             client_name=client_name,
             client_version=client_version,
-            model=model,
-            prompt=prompt,
+            model=args.model,
+            prompt=args.prompt,
         )
         return _result(result, _seat_text(result))
 
-    @mcp.tool(annotations=READ_ONLY)
-    @_tool_errors
-    def show(game_id: GameId, credential: Credential) -> Annotated[CallToolResult, View]:
+    def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """Your seat's view of the game: board, whose turn, what you may know."""
-        view = service.show(game_id, credential)
+        view = service.show(args.game_id, args.credential)
         return _result(view, view.text)
 
-    @mcp.tool(annotations=READ_ONLY)
-    @_tool_errors
-    def legal_moves(
-        game_id: GameId,
-        credential: Credential,
-        kind: Annotated[
-            str | None, Field(description="Only entries of this kind.", max_length=50)
-        ] = None,
-        contains: Annotated[
-            str | None, Field(description="Only entries containing this text.", max_length=50)
-        ] = None,
-        page: Annotated[int, Field(ge=1)] = 1,
-        page_size: Annotated[int, Field(ge=1, le=500)] = 50,
-    ) -> Annotated[CallToolResult, Menu]:
+    def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
         """Your numbered menu of legal moves with their notation. Numbers stay the same under
         filters, so you can play by number."""
-        menu = service.legal_moves(
-            game_id, credential, kind=kind, contains=contains, page=page, page_size=page_size
-        )
+        fields = args.model_dump(exclude={"game_id", "credential"})
+        menu = service.legal_moves(args.game_id, args.credential, **fields)
         return _result(menu, _menu_text(menu))
 
-    @mcp.tool(annotations=ACTING)
-    @_tool_errors
-    def play(
-        game_id: GameId,
-        credential: Credential,
-        move: Annotated[
-            str | None, Field(description="One move in notation.", max_length=MAX_MOVE_CHARS)
-        ] = None,
-        number: Annotated[int | None, Field(description="A number from legal_moves.")] = None,
-        moves: Annotated[
-            list[Annotated[str, Field(max_length=MAX_MOVE_CHARS)]] | None,
-            Field(
-                description="Several moves applied in order; the first illegal one stops the rest.",
-                max_length=MAX_MOVES_PER_CALL,
-            ),
-        ] = None,
-        structured: Annotated[
-            dict[str, Any] | None, Field(description="The move in its structured JSON form.")
-        ] = None,
-        why: Annotated[
-            str | None,
-            Field(description="Your reasoning, kept in the transcript.", max_length=MAX_WHY_CHARS),
-        ] = None,
-        request_id: Annotated[
-            str | None,
-            Field(
-                description="Your id for this call: a retry with the same id is not applied twice.",
-                max_length=MAX_ID_CHARS,
-            ),
-        ] = None,
-        decision: Annotated[
-            int | None,
-            Field(description="The view's decision number you are answering (optional guard)."),
-        ] = None,
-    ) -> Annotated[CallToolResult, PlayResult]:
+    def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
         """Play: give exactly one of move, number, moves or structured. A rejected move returns
         the reason; you may try once more, then the default move is played for you."""
         result = service.play(
-            game_id,
-            credential,
-            Submission(move=move, number=number, moves=moves, structured=structured),
-            why=why,
-            request_id=request_id,
-            expect_decision=decision,
+            args.game_id,
+            args.credential,
+            args.submission(),
+            why=args.why,
+            request_id=args.request_id,
+            expect_decision=args.decision,
         )
         return _result(result, _play_text(result))
 
-    @mcp.tool(annotations=ACTING)
-    @_tool_errors
-    def talk(
-        game_id: GameId,
-        credential: Credential,
-        text: Annotated[str, Field(description="What you say.", max_length=MAX_TALK_CHARS)],
-        to: Annotated[
-            list[Annotated[str, Field(max_length=50)]] | None,
-            Field(description="Seat names to whisper to; omit to talk to everyone."),
-        ] = None,
-    ) -> Annotated[CallToolResult, TalkResult]:
+    def talk(args: TalkInput, ctx: Ctx) -> Annotated[CallToolResult, TalkResult]:
         """Say something to all seats, or privately to named seats."""
-        result = service.talk(game_id, credential, text, to=to)
+        result = service.talk(args.game_id, args.credential, args.text, to=args.to)
         return _result(result, f"Said to {', '.join(result.delivered_to)}. {result.note}")
 
-    @mcp.tool(annotations=READ_ONLY)
-    @_tool_errors
-    def log(
-        game_id: GameId,
-        credential: Credential,
-        after: Annotated[int, Field(ge=0, description="Cursor from a previous call.")] = 0,
-        limit: Annotated[int, Field(ge=1, le=1000)] = 200,
-    ) -> Annotated[CallToolResult, LogResult]:
+    def log(args: LogInput, ctx: Ctx) -> Annotated[CallToolResult, LogResult]:
         """Events your seat may see (moves, talk, fallbacks, the end) after a cursor."""
-        result = service.log(game_id, credential, after=after, limit=limit)
+        result = service.log(args.game_id, args.credential, after=args.after, limit=args.limit)
         return _result(result, _log_text(result))
 
-    @mcp.tool(annotations=READ_ONLY)
-    async def wait(
-        game_id: GameId,
-        credential: Credential,
-        after: Annotated[int, Field(ge=0, description="Cursor from a view or a log.")] = 0,
-        timeout: Annotated[
-            float, Field(gt=0, le=WAIT_MAX, description="Seconds to wait at most (<= 50).")
-        ] = WAIT_DEFAULT,
-        ctx: Context | None = None,
-    ) -> Annotated[CallToolResult, WaitResult]:
+    async def wait(args: WaitInput, ctx: Ctx) -> Annotated[CallToolResult, WaitResult]:
         """Wait until you must act, the game ends, or events you may see arrive after the
         cursor; otherwise return after `timeout` seconds with reason 'timeout'."""
         hub.bind()
-        started = time.monotonic()
-        last_progress = started
-        while True:
-            try:
-                result = await anyio.to_thread.run_sync(service.poll, game_id, credential, after)
-            except GameError as exc:
-                raise ToolError(f"[{exc.code}] {exc}") from None
-            now = time.monotonic()
-            remaining = timeout - (now - started)
-            if result.ready or remaining <= 0:
-                return _result(result, _wait_text(result))
-            if ctx is not None and now - last_progress >= PROGRESS_EVERY:
-                last_progress = now
-                await ctx.report_progress(now - started, timeout, "waiting for the other seats")
-            # Deadlines move games on without any call: look again at least every second.
-            await hub.sleep_until_change(game_id, min(remaining, 1.0, PROGRESS_EVERY))
 
-    @mcp.tool(annotations=READ_ONLY)
-    @_tool_errors
-    def spectate(
-        spectator_code: Annotated[
-            str, Field(description="A spectator code from new_game.", max_length=MAX_ID_CHARS)
-        ],
-    ) -> Annotated[CallToolResult, View]:
+        def poll() -> Awaitable[WaitResult]:
+            return anyio.to_thread.run_sync(service.poll, args.game_id, args.credential, args.after)
+
+        started = time.monotonic()
+        deadline = started + args.timeout
+        next_progress = started + PROGRESS_EVERY
+        # The game is looked at first, after a change notice (moves, talk, and the deadlines
+        # the service's ticker commits all send one), and once more at the end.
+        with changes.watch(args.game_id) as changed:
+            result = await poll()
+            while not result.ready:
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if now >= next_progress:
+                    next_progress = now + PROGRESS_EVERY
+                    await ctx.report_progress(now - started, args.timeout, "waiting for the others")
+                with anyio.move_on_after(min(deadline, next_progress) - now):
+                    await changed.wait()
+                if changed.is_set() or time.monotonic() >= deadline:
+                    changed.clear()
+                    result = await poll()
+        return _result(result, _wait_text(result))
+
+    def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """A read-only view of a game: no hand, no private talk until the game is over."""
-        view = service.spectate_with_code(spectator_code)
+        view = service.spectate_with_code(args.spectator_code)
         return _result(view, view.text)
 
-    publishing: set[asyncio.Task[None]] = set()
+    tools: list[Tool] = [
+        input_tool(ping, PingInput, READ_ONLY),
+        input_tool(list_games, ListGamesInput, READ_ONLY),
+        input_tool(new_game, NewGameInput, ACTING),
+        input_tool(join_game, JoinGameInput, ACTING),
+        input_tool(show, ShowInput, READ_ONLY),
+        input_tool(legal_moves, LegalMovesInput, READ_ONLY),
+        input_tool(play, PlayInput, ACTING),
+        input_tool(talk, TalkInput, ACTING),
+        input_tool(log, LogInput, READ_ONLY),
+        input_tool(wait, WaitInput, READ_ONLY),
+        input_tool(spectate, SpectateInput, READ_ONLY),
+    ]
 
-    def resource_updated(game_id: str) -> None:
-        uri = f"cogs-arena://games/{game_id}/spectator"
-        task = asyncio.ensure_future(mcp._subscriptions.publish(ResourceUpdated(uri=uri)))
-        publishing.add(task)
-        task.add_done_callback(publishing.discard)
+    @contextlib.asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
+        hub.bind()
+        yield
 
-    hub.on_change.append(resource_updated)
+    mcp = ArenaServer(
+        "cogs-arena",
+        title="cogs-arena",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+        lifespan=lifespan,
+        tools=tools,
+        subscriptions=bus,
+        middleware=[feeds.middleware],
+    )
 
     for name in _ENGINES:
         _register_game_documents(mcp, name)
 
     @mcp.resource(
-        "cogs-arena://games/{game_id}/spectator",
+        SPECTATE_PREFIX + "{spectator_code}",
         name="spectator",
-        description="A spectator's view of a game (hidden information only after the end).",
+        description="A spectator's view of a game, opened by its spectator code (hidden "
+        "information only after the end). Subscribe to hear when the game changes.",
         mime_type="text/plain",
     )
-    def spectator(game_id: str) -> str:
+    async def spectator(spectator_code: str) -> str:
         try:
-            return service.spectate(game_id).text
+            code = validated(SpectateInput, spectator_code=spectator_code).spectator_code
+            view = await anyio.to_thread.run_sync(service.spectate_with_code, code)
         except GameError as exc:
-            raise ResourceError(str(exc)) from None
+            raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
+        feeds.saw(view, SPECTATE_PREFIX + spectator_code)
+        return view.text
 
     return mcp
 

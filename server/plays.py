@@ -52,9 +52,12 @@ class Desk:
             if args.request_id is not None:
                 stored = self.sessions.store.request(args.game_id, seat, args.request_id)
                 if stored is not None:
-                    return _answer_again(stored, fingerprint)
+                    return self._answer_again(session, seat, stored, fingerprint)
             self.deadlines.enforce(session)
             record = session.record
+            if record.status == "over":
+                # Nothing is written after the footer, not even a refused attempt.
+                raise GameOver("The game is over.", allowed="show or log to read the result")
             if args.decision is not None and args.decision != record.decision:
                 raise StaleDecision(
                     f"The game has moved on: it is at decision {record.decision}, your call was "
@@ -126,6 +129,24 @@ class Desk:
             if error is not None:
                 raise error
             return result
+
+    def _answer_again(
+        self, session: Session, seat: int, stored: StoredRequest, fingerprint: str
+    ) -> PlayResult:
+        """The answer a request id already got: the same result, or the same error."""
+        if stored.fingerprint != fingerprint:
+            raise BadArgument(
+                f"request_id {stored.request_id!r} was already used for a different move.",
+                allowed="a new request_id for a new move (reuse an id only to retry the same call)",
+            )
+        answer = json.loads(stored.result)
+        if "error" in answer:
+            code, message = answer["error"]
+            raise ERRORS.get(code, BadArgument)(message)
+        events: list[Event] = []
+        view = self.presenter.view(session, seat, events)
+        self.sessions.commit(session, events)
+        return PlayResult.model_validate({**answer["result"], "view": view, "replayed": True})
 
     def _refuse(
         self,
@@ -321,25 +342,10 @@ def _requests(
         return []
     result = answer.get("result")
     if isinstance(result, PlayResult):
-        answer = {"result": result.model_dump(mode="json")}
+        # The view is not kept: a retry gets the seat's view as it is then.
+        answer = {"result": result.model_dump(mode="json", exclude={"view"})}
     text = json.dumps(answer, separators=(",", ":"))
     return [StoredRequest(seat, args.request_id, fingerprint, text)]
-
-
-def _answer_again(stored: StoredRequest, fingerprint: str) -> PlayResult:
-    """The answer a request id already got: the same result, or the same error."""
-    if stored.fingerprint != fingerprint:
-        raise BadArgument(
-            f"request_id {stored.request_id!r} was already used for a different move.",
-            allowed="a new request_id for a new move (reuse an id only to retry the same call)",
-        )
-    answer = json.loads(stored.result)
-    if "error" in answer:
-        code, message = answer["error"]
-        raise ERRORS.get(code, BadArgument)(message)
-    result = PlayResult.model_validate(answer["result"])
-    result.replayed = True
-    return result
 
 
 def _rejection_error(rejection: Rejection) -> GameError:

@@ -31,7 +31,17 @@ from .inputs import (
 )
 from .limits import Limits
 from .lobby import Lobby
-from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
+from .models import (
+    GameList,
+    LogEvent,
+    LogResult,
+    Menu,
+    NewGame,
+    PlayResult,
+    TalkResult,
+    View,
+    WaitResult,
+)
 from .plays import Desk
 from .presenter import Presenter
 from .referee import Referee
@@ -182,7 +192,8 @@ class GameService:
             record = session.record
             to_act = session.engine.to_act(session.state)
             your_turn = record.status == "active" and seat in to_act and seat not in record.pending
-            items, cursor = [], max(args.after, 0)
+            items: list[LogEvent] = []
+            cursor = args.after
             if record.event_count > args.after:
                 items, cursor = self.presenter.log(
                     session, seat, args.after, self.limits.wait_events
@@ -206,11 +217,6 @@ class GameService:
                 events=items,
                 cursor=max(cursor, args.after),
             )
-
-    def version(self, game_id: str) -> int:
-        """How many events the game has: a cheap check for waiters, without the game's lock."""
-        session = self.sessions.peek(game_id)
-        return -1 if session is None else session.record.event_count
 
     def spectate_with_code(self, code: str) -> View:
         args = validated(SpectateInput, spectator_code=code)

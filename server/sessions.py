@@ -158,7 +158,8 @@ class Sessions:
                 "The server could not save this step, so nothing changed: the game is as it was.",
                 allowed="try the same call again (with the same request_id, if you gave one)",
             ) from exc
-        session.saved = _snapshot(session)
+        if session.saved is not None:
+            session.saved = _snapshot(session)
         if session.chat is not None:
             session.chat.extend(e for e in events if isinstance(e, Talk))
         self._write_transcript(session, events)

@@ -9,7 +9,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from cogs_arena.server.store_sqlite import SqliteStore
+try:
+    from cogs_arena.server.store_sqlite import SqliteStore as SqliteStore
+except ImportError:  # before issue 9 the SQLite store lived in server.store
+    from cogs_arena.server.store import SqliteStore as SqliteStore  # type: ignore[attr-defined,no-redef]
 
 
 class FakeClock:

@@ -12,6 +12,7 @@ import pytest
 from cogs_arena.server.cli import main
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store import MemoryStore
+from cogs_arena.transcripts.events import TRANSITIONS
 
 
 def _finished_game(tmp_path: Path, seed: int, model: str) -> str:
@@ -24,7 +25,9 @@ def _finished_game(tmp_path: Path, seed: int, model: str) -> str:
     view = game.view
     while view.status != "over":
         view = service.play(game.game_id, game.credential, Submission(number=1)).view
-    return game.transcript
+    path = tmp_path / "t" / f"influence-{game.game_id}.jsonl"
+    assert path.is_file()
+    return str(path)
 
 
 def test_replay_accepts_good_and_rejects_tampered(
@@ -36,7 +39,7 @@ def test_replay_accepts_good_and_rejects_tampered(
     lines = Path(path).read_text().splitlines()
     for i, line in enumerate(lines):
         event = json.loads(line)
-        if event["type"] == "apply":
+        if event["type"] in TRANSITIONS:
             event["digest"] = "0" * 64
             lines[i] = json.dumps(event)
             break
@@ -52,9 +55,11 @@ def test_replay_accepts_good_and_rejects_tampered(
 def test_score_groups_by_label(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = [_finished_game(tmp_path / str(s), s, "model-a") for s in (1, 2, 3)]
     assert main(["score", "--json", *paths]) == 0
-    rows = {r["label"]: r for r in json.loads(capsys.readouterr().out)}
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["files"] == 3 and scored["problems"] == []
+    rows = {r["label"]: r for r in scored["labels"]}
     mine = rows["influence:model-a"]
-    assert mine["games"] == 3 and mine["finished"] == 3
+    assert mine["games"] == 3 and mine["seats"] == 3 and mine["finished"] == 3
     assert mine["illegal"] == 3 and mine["fallbacks"] == 0
     bot = rows["influence:bot:greedy"]
     assert mine["wins"] + bot["wins"] == 3

@@ -5,6 +5,7 @@ HTTP+SSE, a client that reconnects for every call, and a nine-seat Territory gam
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from http_helpers import (
 from mcp_helpers import call
 
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Attempt, Fallback, Header, Player
 
 pytestmark = pytest.mark.anyio
 
@@ -33,16 +35,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
         yield srv
 
 
-def _llm_seats(transcript: str) -> dict[str, dict[str, Any]]:
+def _transcript(server: HttpServer, game: dict[str, Any]) -> Path:
+    """Results carry no server paths: the file is named after the game kind and its id."""
+    assert "transcript" not in game
+    return server.transcripts / f"{game['view']['game']}-{game['game_id']}.jsonl"
+
+
+def _llm_seats(transcript: Path) -> dict[str, Player]:
     header = read_transcript(transcript)[0]
-    return {s["name"]: s["player"] for s in header["seats"] if s["player"]["kind"] != "bot"}
+    assert isinstance(header, Header)
+    return {s.name: s.player for s in header.seats if s.player.kind != "bot"}
 
 
-def _check_finished(transcript: str, llm_seats: int) -> None:
+def _check_finished(transcript: Path, llm_seats: int) -> None:
     events = read_transcript(transcript)
-    played = {e["seat"] for e in events if e["type"] == "play" and e["ok"]}
+    played = {e.seat for e in events if isinstance(e, Attempt) and e.ok}
     assert len(played) == llm_seats, played  # every LLM seat moved itself
-    assert not [e for e in events if e["type"] == "fallback"], "nobody should be defaulted"
+    assert not [e for e in events if isinstance(e, Fallback)], "nobody should be defaulted"
     report = replay(transcript)
     assert report.ok and report.finished, report.mismatches
 
@@ -64,8 +73,8 @@ async def test_influence_two_clients_over_streamable_http(server: HttpServer) ->
         )
         view = await call(black, "show", game_id=gid, credential=joined["credential"])
         assert view["status"] == "over" and view["outcome"] is not None
-    assert set(_llm_seats(game["transcript"])) == {"White", "Black"}
-    _check_finished(game["transcript"], 2)
+    assert set(_llm_seats(_transcript(server, game))) == {"White", "Black"}
+    _check_finished(_transcript(server, game), 2)
 
 
 async def test_influence_two_clients_over_legacy_sse(server: HttpServer) -> None:
@@ -78,7 +87,7 @@ async def test_influence_two_clients_over_legacy_sse(server: HttpServer) -> None
         await play_all(
             [(held(white), gid, game["credential"]), (held(black), gid, joined["credential"])]
         )
-    _check_finished(game["transcript"], 2)
+    _check_finished(_transcript(server, game), 2)
 
 
 async def test_a_client_reconnecting_for_every_call_keeps_its_seat(server: HttpServer) -> None:
@@ -99,7 +108,7 @@ async def test_a_client_reconnecting_for_every_call_keeps_its_seat(server: HttpS
         view = await black("show", game_id=gid, credential=joined["credential"])
         assert view["seat_name"] == "Black"
         await play_all([(held(white), gid, game["credential"]), (black, gid, joined["credential"])])
-    _check_finished(game["transcript"], 2)
+    _check_finished(_transcript(server, game), 2)
 
 
 async def test_territory_two_llm_clients_and_seven_bots_over_streamable_http(
@@ -118,5 +127,5 @@ async def test_territory_two_llm_clients_and_seven_bots_over_streamable_http(
         )
         view = await call(sable, "show", game_id=gid, credential=game["credential"])
         assert view["status"] == "over"
-    assert set(_llm_seats(game["transcript"])) == {"Sable", "Ochre"}
-    _check_finished(game["transcript"], 2)
+    assert set(_llm_seats(_transcript(server, game))) == {"Sable", "Ochre"}
+    _check_finished(_transcript(server, game), 2)

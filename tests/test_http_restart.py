@@ -12,6 +12,7 @@ from http_helpers import HttpServer, held, play_all, play_seat, running, streama
 from mcp_helpers import call
 
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Attempt, Fallback
 
 pytestmark = pytest.mark.anyio
 
@@ -56,9 +57,11 @@ async def test_clients_go_on_after_the_server_is_killed_and_restarted(tmp_path: 
                 end = await call(white, "show", game_id=gid, credential=white_cred)
                 assert end["status"] == "over"
 
-    events = read_transcript(game["transcript"])
-    played = [e for e in events if e["type"] == "play"]
-    assert {e["seat"] for e in played if e["ok"]} == {0, 1}
-    assert not [e for e in events if e["type"] == "fallback"]
-    report = replay(game["transcript"])
+    assert "transcript" not in game
+    path = server.transcripts / f"influence-{gid}.jsonl"
+    events = read_transcript(path)
+    played = [e for e in events if isinstance(e, Attempt)]
+    assert {e.seat for e in played if e.ok} == {0, 1}
+    assert not [e for e in events if isinstance(e, Fallback)]
+    report = replay(path)
     assert report.ok and report.finished, report.mismatches

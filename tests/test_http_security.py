@@ -98,10 +98,15 @@ def test_non_loopback_bind_without_token_refuses_to_start() -> None:
 def test_guard_rules_without_a_socket() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("[::1]")
     assert is_loopback("127.1.2.3") and not is_loopback("0.0.0.0") and not is_loopback("10.0.0.5")
-    check_bind(HttpOptions(host="10.0.0.5", auth_token="t"))  # a token makes it acceptable
-    with pytest.raises(Exception, match="without an access token"):
+    strong = "k" * 32
+    check_bind(HttpOptions(host="10.0.0.5", auth_token=strong))  # a strong token: acceptable
+    check_bind(HttpOptions(host="127.0.0.1", auth_token="t"))  # loopback: any token will do
+    with pytest.raises(Exception, match="needs an access token"):
         check_bind(HttpOptions(host="::"))
-    remote = Guard(lambda *_: None, HttpOptions(host="10.0.0.5", auth_token="t"))  # type: ignore[arg-type,return-value]
+    for weak in (" ", "a", "k" * 31):
+        with pytest.raises(Exception, match=r"at least 32 characters|printable ASCII"):
+            check_bind(HttpOptions(host="10.0.0.5", auth_token=weak))
+    remote = Guard(lambda *_: None, HttpOptions(host="10.0.0.5", auth_token=strong))  # type: ignore[arg-type,return-value]
     assert remote.origin_ok("http://10.0.0.5:8765")  # the server's own origin
     assert remote.origin_ok("http://localhost:3000") and remote.origin_ok(None)
     assert not remote.origin_ok("https://evil.example") and not remote.origin_ok("file://")

@@ -17,6 +17,7 @@ from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Attempt, Footer
 
 pytestmark = pytest.mark.anyio
 
@@ -76,8 +77,9 @@ async def test_one_llm_seat_plays_a_whole_game_with_a_fight(tmp_path: Path) -> N
         final = await call(client, "show", game_id=game["game_id"], credential=game["credential"])
         assert final["outcome"]["reason"]
         assert "hand" not in str(final["observation"].get("rivals", ""))
-    events = read_transcript(game["transcript"])
-    assert events[-1]["type"] == "footer"
-    plays = [e for e in events if e["type"] == "play" and e["seat"] == 0]
-    assert plays and all("number" in e["args"] for e in plays)
-    assert replay(game["transcript"]).ok
+    path = tmp_path / "t" / f"blending-{game['game_id']}.jsonl"
+    events = read_transcript(path)
+    assert isinstance(events[-1], Footer)
+    plays = [e for e in events if isinstance(e, Attempt) and e.seat == 0]
+    assert len(plays) == calls and all("number" in e.args for e in plays)
+    assert replay(path).ok

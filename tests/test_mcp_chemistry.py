@@ -13,6 +13,7 @@ from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Batch, Fallback, Footer
 
 pytestmark = pytest.mark.anyio
 
@@ -46,9 +47,11 @@ async def test_one_llm_seat_plays_twelve_shifts(tmp_path: Path) -> None:
         assert view["outcome"]["reason"]
         report = view["observation"].get("report")
         assert report is not None
-    events = read_transcript(game["transcript"])
-    fallbacks = [e for e in events if e["type"] == "fallback"]
-    assert len(fallbacks) == 1 and fallbacks[0]["reason"] == "second_rejection"
-    assert events[-1]["counters"]["0"]["fallbacks"] == 1
-    assert sum(1 for e in events if e["type"] == "apply" and e["kind"] == "batch") == 12
-    assert replay(game["transcript"]).ok
+    path = tmp_path / "t" / f"chemistry-{game['game_id']}.jsonl"
+    events = read_transcript(path)
+    fallbacks = [e for e in events if isinstance(e, Fallback)]
+    assert len(fallbacks) == 1 and fallbacks[0].reason == "second_rejection"
+    footer = events[-1]
+    assert isinstance(footer, Footer) and footer.counters["0"]["fallbacks"] == 1
+    assert sum(1 for e in events if isinstance(e, Batch)) == 12
+    assert replay(path).ok

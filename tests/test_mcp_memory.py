@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 from mcp_helpers import call, call_error
 
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Header
 
 pytestmark = pytest.mark.anyio
 
@@ -74,18 +75,25 @@ async def test_full_game_with_every_tool(tmp_path: Path) -> None:
         assert "cogs-arena://rules/influence" in resources
         rules = await client.read_resource("cogs-arena://rules/influence")
         assert "Influence" in rules.contents[0].text  # type: ignore[union-attr]
-        spectator = await client.read_resource(f"cogs-arena://games/{gid}/spectator")
+        code = game["spectator_code"]
+        spectator = await client.read_resource(f"cogs-arena://spectate/{code}")
         assert spectator.contents[0].text  # type: ignore[union-attr]
+        for uri in (f"cogs-arena://games/{gid}/spectator", f"cogs-arena://spectate/{gid}"):
+            with pytest.raises(MCPError):  # the game id alone opens nothing
+                await client.read_resource(uri)
         prompts = {p.name for p in (await client.list_prompts()).prompts}
         assert "influence_seat" in prompts
         prompt = await client.get_prompt("influence_seat", {"game_id": gid})
         assert gid in prompt.messages[0].content.text  # type: ignore[union-attr]
-    report = replay(game["transcript"])
+    assert "transcript" not in game  # no server paths in results
+    path = tmp_path / "t" / f"influence-{gid}.jsonl"
+    report = replay(path)
     assert report.ok and report.finished
-    header = read_transcript(game["transcript"])[0]
-    player = header["seats"][0]["player"]
-    assert player["client"]["name"] and player["model"] == "test-model"
-    assert player["prompt"] == "p1"
+    header = read_transcript(path)[0]
+    assert isinstance(header, Header)
+    player = header.seats[0].player
+    assert player.client_name and player.model == "test-model"
+    assert player.prompt == "p1"
 
 
 async def test_bad_input_is_a_tool_error_and_changes_nothing(tmp_path: Path) -> None:
@@ -184,7 +192,7 @@ async def test_listeners_get_resource_updated_for_their_game(tmp_path: Path) -> 
     server = build_server(service)
     async with Client(server) as watcher, Client(server) as player:
         game = await call(player, "new_game", game="influence", seed=3, seat="White")
-        uri = f"cogs-arena://games/{game['game_id']}/spectator"
+        uri = f"cogs-arena://spectate/{game['spectator_code']}"
         async with watcher.listen(resource_subscriptions=[uri]) as subscription:
             await call(
                 player,

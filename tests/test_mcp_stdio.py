@@ -14,6 +14,7 @@ from mcp import Client
 from mcp_helpers import call, stdio_params
 
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import TRANSITIONS
 
 pytestmark = pytest.mark.anyio
 
@@ -36,11 +37,18 @@ def _server_pids() -> list[int]:
     return found
 
 
-def _moves(transcript: str) -> list[Any]:
+def _transcript(directory: Path, game: dict[str, Any]) -> Path:
+    """Results carry no server paths: the file is named after the game and its id."""
+    assert "transcript" not in game
+    return directory / f"influence-{game['game_id']}.jsonl"
+
+
+def _moves(transcript: Path) -> list[Any]:
+    """Every transition with the state digest after it (their seqs aside)."""
     return [
-        (e.get("seat"), e.get("move"), e["digest"])
+        e.model_dump(exclude={"seq", "wall"})
         for e in read_transcript(transcript)
-        if e["type"] == "apply"
+        if e.type in TRANSITIONS
     ]
 
 
@@ -63,7 +71,7 @@ async def test_stdio_server_plays_a_full_game(tmp_path: Path) -> None:
         )
         view = await _finish(client, game["game_id"], game["credential"], game["view"])
         assert view["outcome"] is not None
-    assert replay(game["transcript"]).ok
+    assert replay(_transcript(tmp_path / "t", game)).ok
 
 
 async def test_sigkill_mid_game_then_restart_matches_uninterrupted(tmp_path: Path) -> None:
@@ -71,7 +79,7 @@ async def test_sigkill_mid_game_then_restart_matches_uninterrupted(tmp_path: Pat
     async with Client(stdio_params(tmp_path / "a.sqlite3", tmp_path / "ta")) as client:
         game = await call(client, "new_game", game="influence", seed=9, seat="White", ruleset=rules)
         await _finish(client, game["game_id"], game["credential"], game["view"])
-    straight = _moves(game["transcript"])
+    straight = _moves(_transcript(tmp_path / "ta", game))
 
     params = stdio_params(tmp_path / "b.sqlite3", tmp_path / "tb")
     client = Client(params)
@@ -90,6 +98,6 @@ async def test_sigkill_mid_game_then_restart_matches_uninterrupted(tmp_path: Pat
         view = await call(client, "show", game_id=gid, credential=cred)
         assert view["status"] == "active"
         await _finish(client, gid, cred, view)
-    resumed = _moves(game2["transcript"])
-    assert resumed == straight
-    assert replay(game2["transcript"]).ok
+    resumed = _moves(_transcript(tmp_path / "tb", game2))
+    assert resumed and resumed == straight
+    assert replay(_transcript(tmp_path / "tb", game2)).ok

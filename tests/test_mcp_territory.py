@@ -14,6 +14,7 @@ from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.events import Attempt, Fallback, Footer
 
 pytestmark = pytest.mark.anyio
 
@@ -57,12 +58,19 @@ async def test_one_llm_seat_plays_eighteen_turns(tmp_path: Path) -> None:
             turns += 1
         assert turns == 18
         assert view["outcome"]["reason"] == "complete"
-    events = read_transcript(game["transcript"])
-    fallbacks = [e for e in events if e["type"] == "fallback"]
-    assert [f["reason"] for f in fallbacks] == ["second_rejection"]
-    assert events[-1]["counters"]["0"]["fallbacks"] == 1
-    assert events[-1]["counters"]["0"]["rejected"] == 2
-    assert replay(game["transcript"]).ok
+    path = tmp_path / "t" / f"territory-{game['game_id']}.jsonl"
+    events = read_transcript(path)
+    fallbacks = [e for e in events if isinstance(e, Fallback)]
+    assert [f.reason for f in fallbacks] == ["second_rejection"]
+    assert fallbacks[0].audience == [0], "only the seat sees its fallback"
+    footer = events[-1]
+    assert isinstance(footer, Footer)
+    assert footer.counters["0"]["fallbacks"] == 1
+    assert footer.counters["0"]["rejected"] == 2
+    attempts = [e for e in events if isinstance(e, Attempt)]
+    assert len(attempts) == 19 and all(a.seat == 0 for a in attempts)
+    assert [a.ok for a in attempts[:2]] == [False, False] and all(a.ok for a in attempts[2:])
+    assert replay(path).ok
 
 
 async def test_private_line_reaches_only_its_recipient(tmp_path: Path) -> None:

@@ -19,10 +19,11 @@ from cogs_arena.engines import (
 from cogs_arena.server.errors import BadArgument, BadCredential, UnknownGameId
 from cogs_arena.server.models import NewGame
 from cogs_arena.server.service import GameService, Submission
+from cogs_arena.server.sessions import Session
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.server.store_sqlite import SqliteStore
 from cogs_arena.transcripts import read_transcript, replay, strip_wall
-from cogs_arena.transcripts.format import dumps
+from cogs_arena.transcripts.events import TRANSITIONS, Fallback, Header, Player
 
 
 def start(service: GameService, **kwargs: Any) -> NewGame:
@@ -32,8 +33,20 @@ def start(service: GameService, **kwargs: Any) -> NewGame:
     return service.new_game("influence", **kwargs)
 
 
+def live(service: GameService, game_id: str) -> Session:
+    """The game's live session (loaded from the store if it is not in memory)."""
+    with service.sessions.open(game_id) as session:
+        return session
+
+
+def transcript(service: GameService, game_id: str) -> Path:
+    record = service.store.get(game_id)
+    assert record is not None
+    return service.transcripts.path(record.transcript_name)
+
+
 def digest(service: GameService, game_id: str) -> str:
-    session = service._session(game_id)
+    session = live(service, game_id)
     return session.engine.digest(session.state)
 
 
@@ -52,20 +65,25 @@ def test_new_game_returns_seat_credential_and_view(memory_service: GameService) 
     assert game.seat == 0 and game.seat_name == "White"
     assert len(game.credential) >= 43  # 256 bits in URL-safe base64
     assert game.view.your_turn and "White" in game.view.text
-    header = read_transcript(game.transcript)[0]
-    assert header["game"] == "influence" and header["seed"] == 3
-    assert header["seats"][1]["player"] == {"kind": "bot", "bot": "greedy"}
-    assert game.credential not in Path(game.transcript).read_text()
+    assert "transcript" not in game.model_dump()  # no server paths in results
+    path = transcript(memory_service, game.game_id)
+    assert path.name == f"influence-{game.game_id}.jsonl"
+    header = read_transcript(path)[0]
+    assert isinstance(header, Header)
+    assert header.game == "influence" and header.seed == 3
+    assert header.seats[1].player == Player(kind="bot", bot="greedy")
+    assert game.credential not in path.read_text()
 
 
 def test_full_game_by_number_replays(memory_service: GameService) -> None:
     game = start(memory_service, ruleset={"max_turns": 30})
     play_out(memory_service, game)
-    events = read_transcript(game.transcript)
-    assert events[-1]["type"] == "footer"
-    report = replay(game.transcript)
+    path = transcript(memory_service, game.game_id)
+    events = read_transcript(path)
+    assert events[-1].type == "footer"
+    report = replay(path)
     assert report.ok and report.finished and report.outcome_matches
-    assert report.transitions == sum(1 for e in events if e["type"] == "apply")
+    assert report.transitions == sum(1 for e in events if e.type in TRANSITIONS)
     with pytest.raises(GameOver):
         memory_service.play(game.game_id, game.credential, Submission(move="end"))
 
@@ -83,12 +101,13 @@ def test_illegal_then_second_rejection_falls_back(memory_service: GameService) -
     assert result.fallback == "end; +9,1" and result.rejected is not None
     assert result.view.your_turn and result.view.observation["phase"] == "attack"
     assert result.rejected.code == "malformed_move"
-    record = memory_service._session(game.game_id).record
+    record = live(memory_service, game.game_id).record
     assert record.seats[0].counters.fallbacks == 1
     assert record.seats[0].counters.rejected == 2
-    kinds = [e["type"] for e in read_transcript(game.transcript)]
+    path = transcript(memory_service, game.game_id)
+    kinds = [e.type for e in read_transcript(path)]
     assert "fallback" in kinds
-    assert replay(game.transcript).ok
+    assert replay(path).ok
 
 
 def test_malformed_move_names_the_syntax(memory_service: GameService) -> None:
@@ -173,11 +192,15 @@ def _scripted_game(service: GameService) -> NewGame:
     return game
 
 
+def transcript_in(directory: Path, game: NewGame) -> Path:
+    return directory / f"influence-{game.game_id}.jsonl"
+
+
 def test_same_seed_and_moves_give_identical_transcripts(tmp_path: Path) -> None:
     first = _scripted_game(GameService(MemoryStore(), tmp_path / "a"))
     second = _scripted_game(GameService(MemoryStore(), tmp_path / "b"))
-    text_a = [dumps(strip_wall(e)) for e in read_transcript(first.transcript)]
-    text_b = [dumps(strip_wall(e)) for e in read_transcript(second.transcript)]
+    text_a = [strip_wall(e) for e in read_transcript(transcript_in(tmp_path / "a", first))]
+    text_b = [strip_wall(e) for e in read_transcript(transcript_in(tmp_path / "b", second))]
     assert text_a == text_b
     assert first.game_id != second.game_id
 
@@ -197,7 +220,7 @@ def test_restart_on_sqlite_resumes_the_game(tmp_path: Path) -> None:
     view = restarted.show(game.game_id, game.credential)
     assert view.your_turn
     play_out(restarted, game)
-    assert replay(game.transcript).ok
+    assert replay(transcript(restarted, game.game_id)).ok
     reopened.close()
 
 
@@ -236,22 +259,23 @@ def test_blending_fallback_plays_out_the_turn(memory_service: GameService) -> No
     result = memory_service.play(game.game_id, game.credential, Submission(move="fly"))
     assert result.fallback is not None and "end" in result.fallback.split("; ")
     assert result.view.your_turn and result.view.observation != turn_before
-    events = read_transcript(game.transcript)
-    incidents = [e for e in events if e["type"] == "fallback" and not e.get("continued")]
+    events = read_transcript(transcript(memory_service, game.game_id))
+    incidents = [e for e in events if isinstance(e, Fallback) and not e.continued]
     assert len(incidents) == 1
-    assert memory_service._session(game.game_id).record.seats[0].counters.fallbacks == 1
+    assert live(memory_service, game.game_id).record.seats[0].counters.fallbacks == 1
 
 
 def test_a_bot_bug_becomes_a_recorded_fallback(
     memory_service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    engine = memory_service._session(start(memory_service).game_id).engine
+    engine = live(memory_service, start(memory_service).game_id).engine
     real = dict(engine.bots())
     monkeypatch.setattr(type(engine), "bots", lambda self: {**real, "greedy": lambda *a: "oops"})
     game = start(memory_service)
     result = memory_service.play(game.game_id, game.credential, Submission(move="end"))
     result = memory_service.play(game.game_id, game.credential, Submission(number=1))
     assert result.view.your_turn
-    fallbacks = [e for e in read_transcript(game.transcript) if e["type"] == "fallback"]
-    assert fallbacks and all(f["seat"] == 1 and f["reason"] == "bot_error" for f in fallbacks)
-    assert memory_service._session(game.game_id).record.seats[1].counters.fallbacks >= 1
+    events = read_transcript(transcript(memory_service, game.game_id))
+    fallbacks = [e for e in events if isinstance(e, Fallback)]
+    assert fallbacks and all(f.seat == 1 and f.reason == "bot_error" for f in fallbacks)
+    assert live(memory_service, game.game_id).record.seats[1].counters.fallbacks >= 1

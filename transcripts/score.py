@@ -121,7 +121,7 @@ def _seats_of(events: Sequence[Event]) -> list[_Seat]:
             players[event.seat] = event.player
         elif isinstance(event, Attempt):
             illegal[event.seat] += 0 if event.ok or not event.counted else 1
-        elif isinstance(event, Fallback):
+        elif isinstance(event, Fallback) and not event.continued:
             fallbacks[event.seat] += 1
         elif isinstance(event, Footer):
             footer = event
