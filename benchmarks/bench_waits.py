@@ -211,21 +211,23 @@ async def build_game(url: str, store: Path, target: int, seconds: float) -> dict
                 state["plays"] += 1
             except ToolFailed:
                 pass  # a refused move still moves on after a second refusal (fallback)
+            now = await call(host, "show", game_id=gid, credential=creds[0])
+            if names[WAITER] in now["to_act"]:
+                continue  # the waiter moves first: its waits must not find its turn
             waited = await call(
                 host, "wait", game_id=gid, credential=creds[WAITER], after=cursor, timeout=0.1
             )
             cursor = int(waited["cursor"])
             state["limited"] = False
             await fill(target - total)
-        if cursor != start_cursor:
-            # Skip past any public event so the waits block.
-            waited = await call(
-                host, "wait", game_id=gid, credential=creds[WAITER], after=cursor, timeout=0.1
+        # The waiters' cursor: the first at which a wait blocks (past any public event).
+        for _ in range(5):
+            check = await call(
+                host, "wait", game_id=gid, credential=creds[WAITER], after=cursor, timeout=1
             )
-            cursor = int(waited["cursor"])
-        check = await call(
-            host, "wait", game_id=gid, credential=creds[WAITER], after=cursor, timeout=1
-        )
+            if check["reason"] == "timeout":
+                break
+            cursor = int(check["cursor"])
     return {
         "game_id": gid,
         "credential": creds[WAITER],
@@ -314,6 +316,9 @@ def main() -> int:
     parser.add_argument("--build-seconds", type=float, default=300, help="time limit to build")
     parser.add_argument("--wait-timeout", type=float, default=45, help="each wait's timeout")
     parser.add_argument("--after", type=int, default=None, help="the waits' cursor")
+    parser.add_argument(
+        "--no-talk-flag", action="store_true", help=f"do not try {TALK_FLAG} (the server's limit)"
+    )
     args = parser.parse_args()
     if args.waiters:
         tally = asyncio.run(waiters_main(json.loads(args.waiters)))
@@ -324,7 +329,7 @@ def main() -> int:
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         flag = [TALK_FLAG, str(args.events + 100)]
-        server = start_server(root, port, flag)
+        server = None if args.no_talk_flag else start_server(root, port, flag)
         flag_used = server is not None
         if server is None:
             server = start_server(root, port, [])
@@ -343,7 +348,8 @@ def run(
     server: subprocess.Popen[bytes],
     flag_used: bool,
 ) -> int:
-    print(f"server pid {server.pid}; {TALK_FLAG} {'accepted' if flag_used else 'unknown'}")
+    tried = "not tried" if args.no_talk_flag else "unknown to this server"
+    print(f"server pid {server.pid}; {TALK_FLAG} {'accepted' if flag_used else tried}")
     started = time.monotonic()
     game = asyncio.run(build_game(url, root / "s.sqlite3", args.events, args.build_seconds))
     after = game["cursor"] if args.after is None else args.after
@@ -353,6 +359,8 @@ def run(
         f"the store, {game['talks']} whispers, {game['plays']} moves to get past a talk limit; "
         f"built in {time.monotonic() - started:.0f} s"
     )
+    if events is not None:
+        print(f"events after the waits' cursor (invisible to seat {WAITER}): {events - after}")
     print(
         f"waits: seat {WAITER}, after={after} (seat {WAITER}'s cursor before the filler: "
         f"{game['start_cursor']}; the game's cursor now: {game['waiter_cursor_after_fill']}); "

@@ -25,7 +25,11 @@ from typing import Any
 import cogs_arena
 from cogs_arena.engines import GameError
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store_sqlite import SqliteStore
+
+try:  # the store's SQLite class has its own module in the new layout
+    from cogs_arena.server.store_sqlite import SqliteStore
+except ImportError:
+    from cogs_arena.server.store import SqliteStore  # type: ignore[attr-defined,no-redef]
 
 try:  # the new layout keeps the tool inputs in their own module
     from cogs_arena.server.inputs import Submission  # type: ignore[attr-defined]
@@ -122,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     args = parser.parse_args(argv)
     print(f"cogs_arena from {Path(cogs_arena.__file__).parent}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bytes-empty-") as tmp:
+        SqliteStore(Path(tmp) / "empty.sqlite3").close()
+        empty = store_bytes(Path(tmp) / "empty.sqlite3")
+    print(f"(an empty store is {empty:,} bytes; the store column includes it once per kind)")
     header = (
         f"{'game':10} {'games':>5} {'over':>4} {'plays':>6} {'refused':>7} {'plays/game':>10} "
         f"{'transcript B/game':>17} {'store B/game':>12} {'files':>5} {'secs':>6}"

@@ -61,6 +61,25 @@ def _add_http_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+LIMIT_FLAGS = (
+    ("--max-live-games", "max_live_games", "unfinished games at once"),
+    ("--games-per-minute", "games_per_minute", "new games per rolling minute, all clients"),
+    ("--talk-per-decision", "talk_per_decision", "talk lines per seat per decision (host talk)"),
+    ("--sessions-in-memory", "max_sessions_in_memory", "games kept in memory; others reload"),
+)
+
+
+def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    from .limits import Limits
+
+    defaults = Limits()
+    for flag, name, text in LIMIT_FLAGS:
+        default = getattr(defaults, name)
+        parser.add_argument(
+            flag, dest=name, type=int, default=default, metavar="N", help=f"{text} ({default})"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cogs-arena", description="An MCP tool server where LLM agents play board games."
@@ -85,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a game waits for invited seats before starting or forfeiting (300)",
     )
+    _add_limit_flags(serve)
     _add_http_flags(serve)
 
     demo = sub.add_parser("demo", help="play a bot-vs-bot Influence game through MCP over stdio")
@@ -94,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="re-simulate transcripts and check every digest")
     replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument(
+        "--views", action="store_true", help="print every view a seat was shown, regenerated"
+    )
 
     score = sub.add_parser("score", help="per seat-label results over transcripts")
     score.add_argument("files", nargs="+", type=Path)
@@ -118,6 +141,7 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .http import serve_http
     from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
+    from .limits import Limits
     from .mcp_app import build_server
     from .service import GameService
     from .store import MemoryStore, Store
@@ -134,6 +158,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if value is not None and value <= 0:
             print(f"cogs-arena serve: {flag} must be > 0 seconds", file=sys.stderr)
             return 2
+    for flag, name, _ in LIMIT_FLAGS:
+        if getattr(args, name) < 1:
+            print(f"cogs-arena serve: {flag} must be 1 or more", file=sys.stderr)
+            return 2
+    limits = Limits(**{name: getattr(args, name) for _, name, _ in LIMIT_FLAGS})
     if args.transport == "http":
         try:  # before opening the store: a refused start must leave nothing behind
             check_bind(options)
@@ -147,7 +176,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         transcripts,
         default_deadline=args.deadline,
         default_join_timeout=args.join_timeout,
+        limits=limits,
     )
+    for problem in service.resume_report.problems:
+        print(f"cogs-arena serve: skipped a game that cannot be loaded: {problem}", file=sys.stderr)
     server = build_server(service)
     # Deadlines and join timeouts need a clock that runs while nobody calls.
     stop_ticker = service.start_ticker()
@@ -173,11 +205,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from ..transcripts import replay
+    from ..transcripts.events import ViewShown
     from ..transcripts.score import printable
+
+    def show_view(event: ViewShown, board: str) -> None:
+        print(f"--- #{event.seq} seat {event.seat}, decision {event.decision}")
+        print(board.rstrip())
 
     failed = 0
     for path in args.files:
-        report = replay(path)  # an unreadable file is a mismatch, never an exception
+        # An unreadable file is a mismatch, never an exception.
+        report = replay(path, on_view=show_view if args.views else None)
         status = "ok" if report.ok else "FAIL"
         end = "finished" if report.finished else "unfinished"
         game = report.game or "unreadable"

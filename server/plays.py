@@ -66,6 +66,9 @@ class Desk:
                 )
             seat_rec = record.seats[seat]
             events: list[Event] = []
+            # Any play is the seat acting again: it is no longer absent, even if refused.
+            seat_rec.absent = False
+            seat_rec.consecutive_missed = 0
             if seat_rec.unseen_fallbacks and args.decision is None:
                 told = "; ".join(seat_rec.unseen_fallbacks)
                 seat_rec.unseen_fallbacks = []
@@ -82,13 +85,13 @@ class Desk:
                     started,
                 )
             seat_rec.counters.attempts += 1
-            seat_rec.absent = False
-            seat_rec.consecutive_missed = 0
             try:
                 check_can_act(session, seat)
             except GameError as exc:
                 seat_rec.counters.out_of_turn += 1
-                return self._refuse(session, args, seat, fingerprint, exc, started)
+                # Not bound to the request id: nothing was read or applied, and a retry once
+                # the seat may act is a first attempt, not a second answer.
+                return self._refuse(session, args, seat, None, exc, started)
             decision = record.decision
             applied: list[Event] = []
             accepted, rejection, last_bad = self._submit(session, seat, args, applied)
@@ -153,15 +156,17 @@ class Desk:
         session: Session,
         args: PlayInput,
         seat: int,
-        fingerprint: str,
+        fingerprint: str | None,
         error: GameError,
         started: float,
     ) -> PlayResult:
-        """Records an attempt that was refused before any move was read, then raises."""
+        """Records an attempt that was refused before any move was read, then raises. With a
+        fingerprint, the refusal is the request id's answer for good."""
         rejection = Rejection(index=0, move="", reason=str(error), code=error.code)
         event = _attempt(args, seat, session.record.decision, [], rejection, started, counted=False)
         answer = {"error": [error.code, str(error)]}
-        self.sessions.commit(session, [event], _requests(args, seat, fingerprint, answer))
+        requests = [] if fingerprint is None else _requests(args, seat, fingerprint, answer)
+        self.sessions.commit(session, [event], requests)
         raise error
 
     def _submit(

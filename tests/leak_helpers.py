@@ -205,7 +205,9 @@ class Table:
     async def mcp_spectator_reads(self) -> dict[str, str]:
         assert self.client is not None
         code = self.game.spectator_code or ""
-        resource = await self.client.read_resource(f"cogs-arena://spectate/{code}")
+        resource = await self.client.read_resource(
+            f"cogs-arena://spectate/{code}", cache_mode="bypass"
+        )
         texts = [getattr(c, "text", "") for c in resource.contents]
         return {
             "mcp spectate": await self._mcp("spectate", spectator_code=code),

@@ -4,7 +4,7 @@ every view a seat was shown, and the outcome in the footer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,13 +40,17 @@ class ReplayReport:
         return not self.mismatches
 
 
-def replay(path: str | Path) -> ReplayReport:
+ViewHook = Callable[[ViewShown, str], None]
+"""Called with each recorded view and the board text regenerated from the replayed state."""
+
+
+def replay(path: str | Path, *, on_view: ViewHook | None = None) -> ReplayReport:
     """Never raises for a bad file: what cannot be read or re-simulated is a mismatch."""
     try:
         events = read_transcript(path)
     except ValueError as exc:  # TranscriptError
         return ReplayReport(str(path), "", mismatches=[str(exc)])
-    return replay_events(events, path=str(path))
+    return replay_events(events, path=str(path), on_view=on_view)
 
 
 def _short(digest: str) -> str:
@@ -58,7 +62,9 @@ def _json_equal(a: Any, b: Any) -> bool:
     return bool(json.loads(json.dumps(a)) == json.loads(json.dumps(b)))
 
 
-def replay_events(events: Sequence[Event], *, path: str = "<events>") -> ReplayReport:
+def replay_events(
+    events: Sequence[Event], *, path: str = "<events>", on_view: ViewHook | None = None
+) -> ReplayReport:
     """The same checks on events already in memory (from the store, say). Line numbers in the
     mismatches are positions in `events`, from 1."""
     if not events or not isinstance(events[0], Header):
@@ -101,8 +107,13 @@ def replay_events(events: Sequence[Event], *, path: str = "<events>") -> ReplayR
             elif isinstance(event, Settle):
                 state = engine.settle(state, event.reason)
             elif isinstance(event, ViewShown):
-                seen = view_digest(engine.observe(state, event.seat))
+                # The record keeps a digest of what the seat saw; the view itself is a function
+                # of the state and the seat, so it is regenerated here, not stored.
+                observation = engine.observe(state, event.seat)
+                seen = view_digest(observation)
                 report.views_checked += 1
+                if on_view is not None:
+                    on_view(event, engine.render(observation))
                 if seen != event.digest:
                     report.mismatches.append(
                         f"line {number}: view digest for seat {event.seat} is "
