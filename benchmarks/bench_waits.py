@@ -250,7 +250,7 @@ async def waiters_main(opts: dict[str, Any]) -> dict[str, Any]:
     says stop (or `opts["seconds"]` pass); each wait that returns is opened again."""
     from mcp import Client
 
-    tally = {"calls": 0, "timeouts": 0, "early": 0, "errors": 0, "samples": []}
+    tally: dict[str, Any] = {"calls": 0, "timeouts": 0, "early": 0, "errors": 0, "samples": []}
     until = time.monotonic() + opts["seconds"]
     stop = asyncio.Event()
 

@@ -29,12 +29,12 @@ from cogs_arena.server.service import GameService
 try:  # the store's SQLite class has its own module in the new layout
     from cogs_arena.server.store_sqlite import SqliteStore
 except ImportError:
-    from cogs_arena.server.store import SqliteStore  # type: ignore[attr-defined,no-redef]
+    from cogs_arena.server.store import SqliteStore
 
 try:  # the new layout keeps the tool inputs in their own module
-    from cogs_arena.server.inputs import Submission  # type: ignore[attr-defined]
+    from cogs_arena.server.inputs import Submission
 except ImportError:
-    from cogs_arena.server.service import Submission  # type: ignore[attr-defined,no-redef]
+    from cogs_arena.server.service import Submission
 
 KINDS = ("influence", "territory", "chemistry", "blending")
 

@@ -69,6 +69,8 @@ class Server:
         self.root, self.port = root, port
         self.proc: subprocess.Popen[bytes] | None = None
         self.kills = 0
+        self.kill_times: list[float] = []
+        self.born = time.monotonic()
 
     def start(self, timeout: float = 60) -> None:
         command = [sys.executable, "-m", "cogs_arena", "serve", "--transport", "http"]
@@ -98,6 +100,7 @@ class Server:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
         self.kills += 1
+        self.kill_times.append(time.monotonic() - self.born)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -108,9 +111,10 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(10)
 
-    def stderr(self) -> str:
+    def stderr(self, *, full: bool = False) -> str:
         path = self.root / "server.err"
-        return path.read_text(errors="replace")[-2000:] if path.exists() else ""
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return text if full else text[-2000:]
 
 
 # ---- clients --------------------------------------------------------------------------------
@@ -173,7 +177,6 @@ class Game:
 class Tally:
     transport_failures: int = 0
     new_game_retries: int = 0
-    errors: list[str] = field(default_factory=list)
 
 
 async def call(client: Any, tool: str, args: dict[str, Any], timeout: float = 20) -> Answer:
@@ -201,9 +204,9 @@ async def drive(client: Any, game: Game, tally: Tally, opts: argparse.Namespace)
     ids = {"game_id": game.game_id, "credential": game.credential}
     while not game.over and game.broken is None and game.plays < opts.max_plays:
         if game.pending is not None:
-            rid, args, sends = game.pending
-            game.pending = (rid, args, sends + 1)
-            answer = await call(client, "play", args)
+            rid, resend, sends = game.pending
+            game.pending = (rid, resend, sends + 1)
+            answer = await call(client, "play", resend)
             record_answer(game, answer)
             continue
         view = await call(client, "show", ids)
@@ -310,7 +313,7 @@ async def soak(
     return games, tally, time.monotonic() - started
 
 
-async def probe_stuck(url: str, games: list[Game], opts: argparse.Namespace) -> list[str]:
+async def probe_stuck(url: str, games: list[Game]) -> list[str]:
     """Games not over: one more play each; a transport failure or a non-rule error is stuck."""
     from mcp import Client
 
@@ -401,11 +404,11 @@ def check_game(game: Game, events: list[dict[str, Any]], figures: Figures) -> No
             rid = request_id_of(event)
             if rid is not None:
                 accepted_at.setdefault(rid, []).append(index)
-    for rid, where in accepted_at.items():
-        if len(where) > 1:
-            figures.twice.append(f"{game.game_id} {rid}: accepted {len(where)} times")
+    for rid, places in accepted_at.items():
+        if len(places) > 1:
+            figures.twice.append(f"{game.game_id} {rid}: accepted {len(places)} times")
     for told in game.told:
-        where = accepted_at.get(told.request_id)
+        where = accepted_at.get(told.request_id, [])
         if told.ok and told.accepted:
             if not where:
                 figures.lost.append(f"{game.game_id} {told.request_id}: no accepted attempt")
@@ -495,14 +498,15 @@ def run(opts: argparse.Namespace, root: Path) -> int:
     server.start()
     try:
         games, tally, seconds = asyncio.run(soak(url, server, opts))
-        stuck = asyncio.run(probe_stuck(url, games, opts))
+        stuck = asyncio.run(probe_stuck(url, games))
     finally:
         server.stop()
     figures, replayed, files, failures = verify(root, games)
     told = [t for g in games for t in g.told]
     moves = sum(1 for t in told if t.ok and t.accepted)
     over = sum(g.over for g in games)
-    print(f"games {len(games)} ({over} over; kinds: {', '.join(KINDS)}), kills {server.kills}, ")
+    print(f"games {len(games)} ({over} over; kinds: {', '.join(KINDS)}), kills {server.kills}")
+    print("kills at (s): " + ", ".join(f"{t:.1f}" for t in server.kill_times))
     print(
         f"moves {moves} accepted as told ({sum(t.replayed for t in told)} replayed answers, "
         f"{sum(t.sends > 1 for t in told)} plays sent more than once, "
@@ -517,6 +521,8 @@ def run(opts: argparse.Namespace, root: Path) -> int:
     print(f'false "nothing applied"  {len(figures.false_nothing)}')
     print(f"stuck games              {len(stuck)}")
     print(f"transcripts replaying    {replayed}/{files} ({100 * replayed / max(files, 1):.0f}%)")
+    tracebacks = server.stderr(full=True).count("Traceback")
+    print(f"server stderr: {tracebacks} tracebacks ({root / 'server.err'})")
     if figures.no_record:
         print(f"games with no record found: {len(figures.no_record)}")
     if figures.out_of_step:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.simulate import FUN_NUMBERS, report, seat_bots, simulate
 from cogs_arena.engines.runner import play_bots
@@ -9,6 +11,7 @@ from cogs_arena.engines.runner import play_bots
 E = get_engine("blending")
 
 
+@pytest.mark.slow
 def test_builder_beats_random_in_at_least_80_percent_of_200_games() -> None:
     """One builder and three randoms, the builder's seat rotating with the seed. A win is a
     rank-1 finish (a shared first place counts)."""

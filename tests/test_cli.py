@@ -67,6 +67,7 @@ def test_score_groups_by_label(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "model-a" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_demo_plays_a_game_over_stdio(tmp_path: Path) -> None:
     out = subprocess.run(
         [

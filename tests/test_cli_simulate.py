@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from cogs_arena.engines.blending.simulate import FUN_NUMBERS
+
+pytestmark = pytest.mark.slow
 
 
 def _simulate(*args: str) -> subprocess.CompletedProcess[str]:

@@ -4,16 +4,17 @@ strings), numbers (negative, huge, floats, booleans) and shapes (lists, objects,
 unknown argument names), mixed with valid ids and credentials of live games.
 
 Properties: every call returns a result, or an error whose text starts with `[code]` (a known
-code) or otherwise names its cause; nothing raises. Afterwards every transcript replays, a new
-service on the same SQLite store starts with no problems and repairs nothing, the store holds
-exactly the games that were answered as created, and every unfinished game is still playable.
+code) or otherwise names its cause; nothing raises; no unknown argument is accepted. During and
+after the run every transcript replays, reads as the same lines to any line reader and scores;
+after a restart on the same SQLite store the service reports no problem and repairs nothing, the
+store holds exactly the games answered as created, and every unfinished game takes a move.
 
-Delivery: the SDK client refuses to encode a lone surrogate, so such calls go to the server's
-tool manager (`call_tool`, the same validation, tool and error conversion the JSON-RPC handler
-runs), and the answer must still be encodable. Surrogates also arrive through the client as
-JSON text (`"\\ud800"` is ASCII) in array or object arguments, which the server decodes.
-`COGS_FUZZ_EXAMPLES` sets the number of examples (default 2000); `COGS_FUZZ_REPORT` names a
-file for the figures (JSON)."""
+Delivery: the SDK client refuses to encode a lone surrogate, NaN or very deep values, so such
+calls go to the server's managers (`call_tool`, `read_resource`, `get_prompt`: the validation,
+tool and error conversion the JSON-RPC handlers run) and the answer must still be encodable.
+Surrogates also arrive through the client as JSON text (`"\\ud800"` is ASCII) in array or object
+arguments, which the server decodes. COGS_FUZZ_EXAMPLES sets the number of examples (default
+2000); COGS_FUZZ_REPORT names a file for the figures (JSON)."""
 
 from __future__ import annotations
 
@@ -39,18 +40,19 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from cogs_arena.engines import GameError
+from cogs_arena.server import inputs
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store_sqlite import SqliteStore
-from cogs_arena.transcripts import replay
+from cogs_arena.transcripts import replay, score_files
 
 EXAMPLES = int(os.environ.get("COGS_FUZZ_EXAMPLES", "2000"))
-CODES = frozenset(
-    "unknown_game_id bad_credential bad_argument already_submitted stale_decision "
-    "limit_reached malformed_move illegal_move not_your_turn game_over invalid_ruleset "
-    "unknown_game".split()
-)
+CODES = {
+    "unknown_game_id", "bad_credential", "bad_argument", "already_submitted", "stale_decision",
+    "limit_reached", "malformed_move", "illegal_move", "not_your_turn", "game_over",
+    "invalid_ruleset", "unknown_game", "invalid_params",
+}  # fmt: skip
 CAUSE = re.compile(r"^\[([a-z_]+)\] \S")
 GAMES = ("influence", "territory", "chemistry", "blending")
 FAST_RULES: dict[str, dict[str, Any]] = {
@@ -59,9 +61,18 @@ FAST_RULES: dict[str, dict[str, Any]] = {
     "chemistry": {"shifts": 1, "ticks_per_shift": 5},
     "blending": {"end_rounds": 1},
 }
-TOOLS = (
-    "ping list_games new_game join_game show legal_moves play talk log wait spectate".split()
-)
+INPUTS: dict[str, type[inputs.ToolInput]] = {
+    "ping": inputs.PingInput, "list_games": inputs.ListGamesInput,
+    "new_game": inputs.NewGameInput, "join_game": inputs.JoinGameInput,
+    "show": inputs.ShowInput, "legal_moves": inputs.LegalMovesInput, "play": inputs.PlayInput,
+    "talk": inputs.TalkInput, "log": inputs.LogInput, "wait": inputs.WaitInput,
+    "spectate": inputs.SpectateInput,
+}  # fmt: skip
+PARAMS = {tool: list(model.model_fields) for tool, model in INPUTS.items()}
+TOOLS = list(INPUTS)
+REQUIRED = {"game", "invitation", "game_id", "credential", "spectator_code", "text"}
+FORMS = ("move", "number", "moves", "structured")
+RARE = {"decision", "deadline_seconds", "join_timeout", "time_limit", "kind", "contains"}
 SPECIAL = [
     "\ud800", "\udbff", "\udc00", "\udfff", "\u2028", "\u2029", "\u0085", "\x00", "\x1b",
     "\x7f", "\ufeff", "\ufffe", "\uffff", "\U0010ffff", "\U0001f600", "\r", "\n", "\t", "\\",
@@ -72,39 +83,21 @@ SNIPPETS = [
     "say: hi", "say Ochre: psst", "note: plan", "notes: plan", "supply resin amber", "1,9>1,8",
     "pass", "take", "drop", "\r\n", "{0}", "%s",
 ]  # fmt: skip
-STRUCTURED: list[Any] = [
-    {"kind": "end"},
-    {"kind": "attack", "from": [9, 1], "to": [8, 1]},
+STRUCTURED: list[dict[str, Any]] = [
+    {"kind": "end"}, {"kind": "attack", "from": [9, 1], "to": [8, 1]}, {"job": "forage"},
     {"orders": [{"type": "claim", "tile": "4,0"}], "talk": [{"to": "Ochre", "text": "x"}]},
-    {"job": "forage"},
-    {"verb": "pass"},
-    {"verb": "move", "dir": "N"},
-    {"action": "N"},
-]
+    {"verb": "pass"}, {"verb": "move", "dir": "N"}, {"action": "N"},
+]  # fmt: skip
+
+# ---- values ----------------------------------------------------------------------------------
 
 chars = st.one_of(st.characters(exclude_categories=()), st.sampled_from(SPECIAL))
 short_text = st.lists(st.one_of(chars, st.sampled_from(SNIPPETS)), max_size=12).map("".join)
+clean_char = st.characters(exclude_categories=["Cs"])
 clean_text = st.lists(
-    st.one_of(
-        st.characters(exclude_categories=["Cs"]),
-        st.sampled_from(SPECIAL[4:]),
-        st.sampled_from(SNIPPETS),
-    ),
-    max_size=12,
+    st.one_of(clean_char, st.sampled_from(SPECIAL[4:]), st.sampled_from(SNIPPETS)), max_size=12
 ).map("".join)
 """Valid Unicode, line separators and controls included: what a good call may carry."""
-huge_text = st.builds(
-    lambda c, n: c * n,
-    st.sampled_from(["x", "\ud800", "\u2028", "é", "\x00", "\U0001f600"]),
-    st.sampled_from([101, 201, 1001, 2001, 4001, 50_001, 1_000_001]),
-)
-texts = st.one_of(short_text, short_text, short_text, huge_text)
-ints = st.one_of(
-    st.integers(-5, 60),
-    st.integers(),
-    st.sampled_from([2**31, 2**53, 2**53 + 1, 2**63, 2**64, -(2**63) - 1, 10**100]),
-)
-floats = st.one_of(st.floats(), st.sampled_from([0.0, -0.0, 5e-324, 1e-300, 1e308, 0.5, 49.9]))
 evil_text = st.builds(
     lambda head, bad, tail: head + bad + tail,
     clean_text,
@@ -112,25 +105,40 @@ evil_text = st.builds(
     clean_text,
 )
 """Valid text but for one lone surrogate: the first thing the record must refuse."""
+huge_text = st.builds(
+    lambda c, n: c * n,
+    st.sampled_from(["x", "\ud800", "\u2028", "é", "\x00", "\U0001f600"]),
+    st.sampled_from([101, 201, 1001, 2001, 4001, 50_001, 1_000_001]),
+)
+texts = st.one_of(short_text, short_text, evil_text, huge_text)
+ints = st.one_of(
+    st.integers(-5, 60),
+    st.integers(),
+    st.sampled_from([2**31, 2**53, 2**53 + 1, 2**63, 2**64, -(2**63) - 1, 10**100]),
+)
+floats = st.one_of(st.floats(), st.sampled_from([0.0, -0.0, 5e-324, 1e-300, 1e308, 0.5, 49.9]))
 scalars = st.one_of(st.none(), st.booleans(), ints, floats, texts)
 nested = st.recursive(
-    st.one_of(scalars, evil_text),
+    scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(short_text, inner, max_size=4),
     max_leaves=8,
 )
-
-
-def _deep(depth: int, as_dict: bool) -> Any:
-    value: Any = "x"
-    for _ in range(depth):
-        value = {"k": value} if as_dict else [value]
-    return value
-
-
-deep = st.builds(_deep, st.sampled_from([31, 32, 33, 34, 64, 300, 3000]), st.booleans())
+deep = st.builds(
+    lambda depth, as_dict: functools.reduce(
+        lambda v, _: {"k": v} if as_dict else [v], range(depth), "x"
+    ),
+    st.sampled_from([31, 32, 33, 34, 64, 300, 3000]),
+    st.booleans(),
+)
 json_text = st.builds(json.dumps, nested)
 """ASCII JSON text: a lone surrogate inside is written as an escape the server decodes."""
-garbage = st.one_of(scalars, evil_text, nested, nested, deep, json_text)
+garbage = st.one_of(scalars, nested, nested, deep, json_text)
+
+
+def _with_text(move: dict[str, Any], text: str) -> dict[str, Any]:
+    """A structured move carrying `text` in every string place, in talk and note, and as a key."""
+    out = {key: text if isinstance(value, str) else value for key, value in move.items()}
+    return {text: text, **out, "talk": [{"to": None, "text": text}], "note": text}
 
 
 @dataclass
@@ -164,16 +172,13 @@ class Pool:
 
 
 def pick(items: Callable[[], list[Any]]) -> st.SearchStrategy[Any]:
-    """An item of a list that grows as the run goes (the draw is an index, so it replays)."""
+    """An item of a list that grows as the run goes (what is drawn is an index)."""
     return st.integers(0, 10**6).map(lambda i: (items() or ["none"])[i % max(len(items()), 1)])
-
-
 
 
 def valid_values(pool: Pool, gid: str, game: str) -> dict[str, st.SearchStrategy[Any]]:
     """Values that are valid, or nearly, for a seat of game `gid`, or a new game of `game`."""
-    kind = pool.kind.get(gid, game)
-    moves = pick(lambda: pool.moves.get(kind, []) + SNIPPETS[:8])
+    moves = pick(lambda: pool.moves.get(pool.kind.get(gid, game), []) + SNIPPETS[:8])
     move = st.one_of(
         moves,
         moves,
@@ -181,6 +186,7 @@ def valid_values(pool: Pool, gid: str, game: str) -> dict[str, st.SearchStrategy
         st.builds(lambda m, t: f"{m}\nsay: {t}\nnote: {t}", moves, clean_text),
     )
     names = pick(lambda: pool.names.get(gid, ["White"]))
+    seconds = st.floats(0.001, 1000)
     return {
         "game_id": pick(lambda: pool.games),
         "credential": pick(lambda: pool.seats).map(lambda s: s[1]),
@@ -208,59 +214,34 @@ def valid_values(pool: Pool, gid: str, game: str) -> dict[str, st.SearchStrategy
         "game": st.just(game),
         "seed": st.one_of(st.integers(0, 99), clean_text),
         "ruleset": st.just(FAST_RULES[game]),
-        "seat": st.one_of(st.integers(0, 3), pick(lambda: pool.names.get(gid, ["White"]))),
+        "seat": st.one_of(st.integers(0, 3), names),
         "bots": st.one_of(
             st.lists(pick(lambda: pool.bots.get(game, ["random"])), min_size=1, max_size=1),
             st.just(["open"]),
         ),
         "model": clean_text,
         "prompt": clean_text,
-        "deadline_seconds": st.floats(0.001, 1000),
-        "join_timeout": st.floats(0.001, 1000),
-        "time_limit": st.floats(0.001, 1000),
+        "deadline_seconds": seconds,
+        "join_timeout": seconds,
+        "time_limit": seconds,
     }
-
-
-def _with_text(move: dict[str, Any], text: str) -> dict[str, Any]:
-    """A structured move carrying `text` in every string place and as an extra key."""
-    out: dict[str, Any] = {text: text}
-    for key, value in move.items():
-        out[key] = text if isinstance(value, str) else value
-    out["talk"] = [{"to": None, "text": text}]
-    out["note"] = text
-    return out
-
-
-PARAMS = {
-    "ping": [],
-    "list_games": [],
-    "new_game": "game seed ruleset seat bots model prompt deadline_seconds join_timeout "
-    "time_limit".split(),
-    "join_game": ["invitation", "model", "prompt"],
-    "show": ["game_id", "credential"],
-    "legal_moves": "game_id credential kind contains page page_size".split(),
-    "play": "game_id credential move number moves structured why request_id decision".split(),
-    "talk": ["game_id", "credential", "text", "to"],
-    "log": ["game_id", "credential", "after", "limit"],
-    "wait": ["game_id", "credential", "after", "timeout"],
-    "spectate": ["spectator_code"],
-}
-REQUIRED = {"game", "invitation", "game_id", "credential", "spectator_code", "text"}
-FORMS = ("move", "number", "moves", "structured")
-RARE = {"decision", "deadline_seconds", "join_timeout", "time_limit", "kind", "contains"}
 
 
 @st.composite
 def calls(draw: st.DrawFn, pool: Pool) -> tuple[str, Any, Any]:
-    """(kind, name, arguments): a tool call, a resource read or a prompt.
-    Styles: `clean` (valid values), `one_bad` (one argument garbage or unknown), `wild`."""
+    """(kind, name, arguments): a tool call (styles: `clean` valid values, `one_bad` one
+    argument garbage or unknown, `wild`), a resource read, a prompt, or a by-the-book move."""
     kind = draw(st.sampled_from([*TOOLS, "play", "play", "show", "talk", *"rpxfff"]))
     if kind == "f":
-        return "follow", "", {"seat": draw(pick(lambda: pool.seats)), "pick": draw(st.integers(0, 9))}
+        return "follow", "", (draw(pick(lambda: pool.seats)), draw(st.integers(0, 9)))
     if kind == "r":
-        base = draw(st.sampled_from(["cogs-arena://spectate/", "cogs-arena://rules/", ""]))
-        tail = draw(st.one_of(pick(lambda: pool.spectators), st.sampled_from(GAMES), texts))
-        return "resource", base + tail, None
+        spectate, rules = "cogs-arena://spectate/", "cogs-arena://rules/"
+        uri = st.one_of(
+            pick(lambda: pool.spectators).map(spectate.__add__),
+            st.sampled_from(GAMES).map(rules.__add__),
+            st.builds(str.__add__, st.sampled_from([spectate, rules, ""]), texts),
+        )
+        return "resource", draw(uri), None
     if kind == "p":
         name = draw(st.one_of(st.sampled_from([f"{g}_seat" for g in GAMES]), short_text))
         keys = st.one_of(st.sampled_from(["game_id", "credential"]), short_text)
@@ -273,19 +254,22 @@ def calls(draw: st.DrawFn, pool: Pool) -> tuple[str, Any, Any]:
     form = draw(st.sampled_from(FORMS))
     args: dict[str, Any] = {}
     for name in PARAMS[kind]:
+        given_seat = {"game_id": seat[0], "credential": seat[1]}.get(name)
+        mode = draw(st.integers(0, 9))
         if style == "wild":
-            mode = draw(st.integers(0, 9))
-            if name in ("game_id", "credential") and mode < 7:
-                args[name] = seat[0] if name == "game_id" else seat[1]
-            elif mode < (1 if name in REQUIRED else 4):
-                continue
-            args[name] = draw(valid[name] if mode < 8 else garbage)
-        elif name in ("game_id", "credential"):
-            args[name] = seat[0] if name == "game_id" else seat[1]
-        elif name in REQUIRED or name == form or (kind == "new_game" and name == "ruleset"):
-            args[name] = draw(valid[name])
-        elif name not in FORMS and draw(st.integers(0, 9)) < (1 if name in RARE else 4):
-            args[name] = draw(valid[name])
+            if given_seat and mode < 7:
+                args[name] = given_seat
+            elif mode >= (1 if name in REQUIRED else 4):
+                args[name] = draw(valid.get(name, garbage) if mode < 8 else garbage)
+        elif given_seat:
+            args[name] = given_seat
+        elif (
+            name in REQUIRED
+            or name == form
+            or (kind == "new_game" and name == "ruleset")
+            or (name not in FORMS and mode < (1 if name in RARE else 4))
+        ):
+            args[name] = draw(valid.get(name, garbage))
     if style == "one_bad":
         name = draw(st.sampled_from([*PARAMS[kind], ""]))
         if name in FORMS:  # one bad submission, not a second one
@@ -298,16 +282,14 @@ def calls(draw: st.DrawFn, pool: Pool) -> tuple[str, Any, Any]:
     return "tool", kind, args
 
 
-
 def _quick(timeout: Any) -> bool:
-    """True unless `timeout` could be read as a wait longer than a few milliseconds."""
+    """False if `timeout` is missing or could be read as more than a few milliseconds."""
     if isinstance(timeout, bool) or timeout is None:
         return timeout is not None
     try:
-        seconds = float(timeout)
+        return not 0.02 < float(timeout) <= 50
     except (TypeError, ValueError, OverflowError):
         return True
-    return not 0.02 < seconds <= 50
 
 
 def _sendable(value: Any) -> bool:
@@ -316,24 +298,26 @@ def _sendable(value: Any) -> bool:
         json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (ValueError, RecursionError):
         return False
-    return _depth(value) < 100
-
-
-def _depth(value: Any) -> int:
     depth, level = 0, [value]
-    while level:
+    while level and depth < 100:
         depth += 1
         level = [
             x
             for v in level
             for x in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
         ]
-    return depth
+    return depth < 100
+
+
+# ---- the driver ------------------------------------------------------------------------------
+
+Answer = tuple[str, str, dict[str, Any] | None]
+"""("ok" | "error" | "crash", text, structured content)."""
 
 
 class Driver:
     """Sends calls through the in-memory client (or straight to the server's managers when the
-    client cannot encode them) and judges every answer."""
+    client cannot encode them), judges every answer and keeps the figures."""
 
     def __init__(self, root: Path, portal: anyio.from_thread.BlockingPortal) -> None:
         self.root = root
@@ -350,7 +334,7 @@ class Driver:
         self.examples = 0
 
     def seed_pool(self) -> None:
-        """A few live games of each kind: one seat with bots, and games with invitations."""
+        """Live games of each kind: one seat with bots, and one with invitations (one joined)."""
         for info in self.service.list_games().games:
             self.pool.bots[info.name] = [*info.bots, "open"]
         for number, game in enumerate(GAMES):
@@ -362,14 +346,53 @@ class Driver:
                     menu = self.service.legal_moves(made.game_id, made.credential, page_size=40)
                     moves.extend(e.notation for e in menu.moves)
             invitation = self.pool.invitations[made.game_id].pop(0)
-            joined = self.service.join_game(invitation).model_dump(mode="json")
-            self.pool.took_seat(game, joined)
+            self.pool.took_seat(game, self.service.join_game(invitation).model_dump(mode="json"))
 
-    # ---- sending ---------------------------------------------------------------------------
+    def example(self, call: tuple[str, Any, Any]) -> None:
+        self.examples += 1
+        if self.examples % 100 == 0:
+            self.service.tick()  # the deadlines of games made with short clocks
+        if self.examples % 500 == 0:
+            self.failures += [f"mid-run: {bad}" for bad in self.replays()]
+        kind, _, args = call
+        if kind != "follow":
+            self.run(call)
+            return
+        # A seat that plays by the book: show, then a menu entry for the decision it saw.
+        seat, choice = args
+        ids = {"game_id": seat[0], "credential": seat[1]}
+        status, view = self.run(("tool", "show", ids))
+        if status == "ok" and view and view.get("your_turn"):
+            move = {"number": 1 + choice % 3, "decision": view["decision"]}
+            self.run(("tool", "play", {**ids, **move}))
 
-    def send(self, kind: str, name: str, args: Any) -> tuple[str, str, dict[str, Any] | None]:
-        """("ok" | "error" | "crash", text, structured content)."""
-        self.stats[f"kind {kind}"] += 1
+    def run(self, call: tuple[str, Any, Any]) -> tuple[str, dict[str, Any] | None]:
+        kind, name, args = call
+        status, text, structured = self.send(kind, name, args)
+        label = name if kind == "tool" and name in TOOLS else kind
+        self.stats[f"{label} {status}"] += 1
+        problem = self.judge(kind, name, status, text, structured)
+        unknown = [k for k in args if k not in PARAMS[name]] if label in PARAMS else []
+        if problem is None and status == "ok" and unknown:
+            problem = f"unknown arguments {unknown!a} were accepted"
+        if problem is None and status == "ok" and structured and label == "new_game":
+            self.pool.took_seat(str(args["game"]), structured)
+        if problem is None and status == "ok" and structured and label == "join_game":
+            gid = str(structured["game_id"])
+            self.pool.took_seat(self.pool.kind.get(gid, "?"), structured)
+            with contextlib.suppress(ValueError):
+                self.pool.invitations[gid].remove(args["invitation"])
+        if status == "error":
+            match = CAUSE.match(text)
+            code = f"error {match.group(1) if match else 'other'}"
+            self.stats[code] += 1
+            if len(self.samples[f"{label} {code}"]) < 3:
+                self.samples[f"{label} {code}"].append(text[:200])
+        if problem is not None:
+            self.failures.append(f"{problem}\n  call: {kind} {name!a} {args!a}"[:3000])
+        return status, structured
+
+    def send(self, kind: str, name: str, args: Any) -> Answer:
         routed = _sendable([name, args])
         self.stats["route client" if routed else "route direct"] += 1
         try:
@@ -378,37 +401,37 @@ class Driver:
             if kind == "prompt":
                 return self._prompt(name, args, routed)
             return self._tool(name, args, routed)
+        except UnexpectedToolError as exc:
+            return "crash", f"{exc} <- {exc.__cause__!r}", None
         except Exception as exc:
             return "crash", f"{type(exc).__name__}: {exc!r}"[:2000], None
 
-    def _tool(self, name: str, args: Any, routed: bool) -> tuple[str, str, dict[str, Any] | None]:
-        if routed:
-            assert self.client is not None
-            try:
+    def _tool(self, name: str, args: Any, routed: bool) -> Answer:
+        assert self.client is not None
+        try:
+            if routed:
                 result = self.portal.call(self.client.call_tool, name, args)
-            except MCPError as exc:
-                return "error", exc.error.message, None
-        else:
-            try:
+            else:
                 result = self.portal.call(self.server.call_tool, name, args)
-            except UnexpectedToolError as exc:
-                return "crash", f"{exc} <- {exc.__cause__!r}", None
-            except ToolError as exc:
-                return "error", str(exc), None
-            result.model_dump_json()  # what the transport must be able to send back
+                result.model_dump_json()  # what the transport must be able to send back
+        except MCPError as exc:
+            return "error", exc.error.message, None
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError):
+                raise
+            return "error", str(exc), None
         text = "".join(getattr(block, "text", "") for block in result.content)
         return ("error" if result.is_error else "ok"), text, result.structured_content
 
-    def _resource(self, uri: str, routed: bool) -> tuple[str, str, None]:
+    def _resource(self, uri: str, routed: bool) -> Answer:
+        assert self.client is not None
         try:
             if routed:
-                assert self.client is not None
-                read = self.portal.call(
-                    functools.partial(self.client.read_resource, uri, cache_mode="bypass")
-                )
-                return "ok", "".join(getattr(c, "text", "") for c in read.contents), None
-            contents = self.portal.call(self.server.read_resource, uri)
-            return "ok", "".join(str(c.content) for c in contents), None  # type: ignore[union-attr]
+                read = functools.partial(self.client.read_resource, uri, cache_mode="bypass")
+                contents = self.portal.call(read).contents
+                return "ok", "".join(getattr(c, "text", "") for c in contents), None
+            found = self.portal.call(self.server.read_resource, uri)
+            return "ok", "".join(str(getattr(c, "content", "")) for c in found), None
         except MCPError as exc:
             return "error", exc.error.message, None
         except ResourceError as exc:
@@ -416,10 +439,10 @@ class Driver:
                 return "crash", f"{exc} <- {exc.__cause__!r}", None
             return "error", str(exc), None
 
-    def _prompt(self, name: str, args: Any, routed: bool) -> tuple[str, str, None]:
+    def _prompt(self, name: str, args: Any, routed: bool) -> Answer:
+        assert self.client is not None
         try:
             if routed:
-                assert self.client is not None
                 got = self.portal.call(self.client.get_prompt, name, args)
             else:
                 got = self.portal.call(self.server.get_prompt, name, args)
@@ -430,58 +453,6 @@ class Driver:
             return "error", "[invalid_params] " + exc.error.message, None
         return "ok", str(got.messages[0].content), None
 
-    # ---- judging ---------------------------------------------------------------------------
-
-    def follow(self, seat: tuple[str, str], choice: int) -> None:
-        """A seat that plays by the book: show, and if it is its turn, a move off the menu for
-        the decision it was shown. Keeps games moving to fallbacks, resolutions and ends."""
-        ids = {"game_id": seat[0], "credential": seat[1]}
-        self.run(("tool", "show", ids))
-        status, _, view = self.send("tool", "show", ids)
-        if status == "ok" and view and view.get("your_turn"):
-            move = {"number": 1 + choice % 3, "decision": view["decision"]}
-            self.run(("tool", "play", {**ids, **move}))
-
-    def example(self, call: tuple[str, Any, Any]) -> None:
-        self.examples += 1
-        if self.examples % 100 == 0:
-            self.service.tick()  # deadlines of games made with short clocks
-        if self.examples % 500 == 0:
-            self.failures += [f"mid-run replay: {bad}" for bad in self.replays()]
-        kind, _, args = call
-        if kind == "follow":
-            self.follow(args["seat"], args["pick"])
-        else:
-            self.run(call)
-
-    def run(self, call: tuple[str, Any, Any]) -> None:
-        kind, name, args = call
-        self.stats["calls"] += 1
-        status, text, structured = self.send(kind, name, args)
-        label = name if kind == "tool" and name in TOOLS else kind
-        problem = self.judge(kind, name, status, text, structured)
-        known = PARAMS.get(name) if kind == "tool" else None
-        unknown = [] if known is None else [k for k in args if k not in known]
-        if problem is None and status == "ok" and unknown:
-            problem = f"unknown arguments {unknown!a} were accepted"
-        if problem is None and status == "ok" and kind == "tool" and structured:
-            if name == "new_game":
-                self.pool.took_seat(str(args["game"]), structured)
-            elif name == "join_game":
-                gid = str(structured["game_id"])
-                self.pool.took_seat(self.pool.kind.get(gid, "?"), structured)
-                with contextlib.suppress(ValueError):
-                    self.pool.invitations[gid].remove(args["invitation"])
-        if status == "error":
-            match = CAUSE.match(text)
-            code = f"error {match.group(1) if match else 'other'}"
-            self.stats[code] += 1
-            if len(self.samples[f"{label} {code}"]) < 3:
-                self.samples[f"{label} {code}"].append(text[:200])
-        self.stats[f"{label} {status}"] += 1
-        if problem is not None:
-            self.failures.append(f"{problem}\n  call: {kind} {name!a} {args!a}"[:3000])
-
     def judge(
         self, kind: str, name: str, status: str, text: str, structured: dict[str, Any] | None
     ) -> str | None:
@@ -491,8 +462,8 @@ class Driver:
             text.encode("utf-8")
         except UnicodeEncodeError:
             if text.startswith(("Unknown tool: ", "Unknown resource: ")):
-                # The SDK echoes an unknown tool name or resource URI; no cogs-arena code runs.
-                # Reported and counted, not failed here.
+                # The SDK echoes an unknown tool name or resource URI and no cogs-arena code
+                # runs: counted and reported, not failed here.
                 self.stats["sdk echoes an unencodable name"] += 1
                 return None
             return f"answer text is not valid Unicode: {text[:120]!a}"
@@ -503,22 +474,30 @@ class Driver:
                 return f"a result without structured content: {text[:300]!a}"
             return None if text.strip() else "an empty answer"
         match = CAUSE.match(text)
-        if match and match.group(1) in CODES | {"invalid_params"}:
+        if match and match.group(1) in CODES:
             return None
-        if kind == "tool" and name not in TOOLS and "unknown tool" in text.lower():
+        if kind == "tool" and name not in TOOLS and text.startswith("Unknown tool"):
             return None
-        if kind == "resource" and text.strip() and not text.startswith("["):
-            return None  # the SDK's "Unknown resource" for a URI no resource serves
+        if kind == "resource" and text.startswith("Unknown resource"):
+            return None
         return f"an error that names no cause: {text[:300]!a}"
 
-    # ---- afterwards ------------------------------------------------------------------------
-
     def replays(self) -> list[str]:
+        """Every transcript replays, reads as the same lines to any line reader (no raw U+2028,
+        U+2029 or U+0085 inside a line), and scores without a problem."""
         bad = []
-        for path in sorted((self.root / "transcripts").glob("*.jsonl")):
+        paths = sorted((self.root / "transcripts").glob("*.jsonl"))
+        for path in paths:
             report = replay(path)
             if not report.ok:
                 bad.append(f"{path.name}: {report.mismatches[:3]}")
+            text = path.read_text("utf-8")
+            if text.splitlines() != text.split("\n")[:-1]:
+                bad.append(f"{path.name}: a line break other than \\n inside a line")
+        scored = score_files(paths)
+        bad += [f"score: {p.path}: {p.reason}" for p in scored.problems]
+        if scored.files != len(paths):
+            bad.append(f"score read {scored.files} of {len(paths)} transcripts")
         return bad
 
 
@@ -533,47 +512,43 @@ def fuzzing(root: Path) -> Iterator[Driver]:
         driver.store.close()
 
 
-def still_playable(root: Path, pool: Pool) -> list[str]:
-    """After a restart: the store resumes cleanly and every unfinished game takes a move."""
+def after_restart(root: Path, pool: Pool) -> list[str]:
+    """A new service on the same store: resumes cleanly, holds exactly the games answered as
+    created, and every unfinished game takes a move."""
     store = SqliteStore(root / "arena.sqlite3")
-    problems: list[str] = []
     try:
         service = GameService(store, root / "transcripts")
         report = service.resume_report
-        problems += [f"resume: {p}" for p in report.problems]
+        problems = [f"resume: {p}" for p in report.problems]
         problems += [f"transcript repaired at restart: {g}" for g in report.transcripts_repaired]
-        stored = set(store.game_ids())
-        if stored != set(pool.games):
-            problems.append(f"games in the store {len(stored)} != answered {len(pool.games)}")
+        if set(store.game_ids()) != set(pool.games):
+            problems.append(f"{len(store.game_ids())} games stored, {len(pool.games)} answered")
         for gid in store.game_ids(["waiting", "active"]):
-            problems += _play_once(service, gid, pool)
+            problems += _plays_on(service, gid, pool)
+        return problems
     finally:
         store.close()
-    return problems
 
 
-def _play_once(service: GameService, gid: str, pool: Pool) -> list[str]:
+def _plays_on(service: GameService, gid: str, pool: Pool) -> list[str]:
     creds = [cred for g, cred in pool.seats if g == gid]
     for invitation in pool.invitations.get(gid, []):
-        try:
+        with contextlib.suppress(GameError):  # taken by the fuzz: its credential is in the pool
             creds.append(service.join_game(invitation).credential)
-        except GameError:
-            pass  # used by the fuzz already: its credential is in the pool
     for _ in range(3):
-        views = {cred: service.show(gid, cred) for cred in creds}
-        if any(v.status == "over" for v in views.values()):
+        views = [service.show(gid, cred) for cred in creds]
+        if any(view.status == "over" for view in views):
             return []
-        movers = [cred for cred, view in views.items() if view.your_turn]
-        if not movers:
+        if not any(view.your_turn for view in views):
             return [f"{gid}: no seat the clients hold is to act"]
-        for cred in movers:
+        for cred in creds:
             view = service.show(gid, cred)
-            if view.status == "over":
-                return []
-            if not view.your_turn:
+            if view.status == "over" or not view.your_turn:
                 continue
             try:
-                played = service.play(gid, cred, Submission(number=1), expect_decision=view.decision)
+                played = service.play(
+                    gid, cred, Submission(number=1), expect_decision=view.decision
+                )
             except GameError as exc:
                 return [f"{gid}: the first legal move was refused: [{exc.code}] {exc}"]
             if not (played.accepted or played.fallback):
@@ -599,8 +574,8 @@ def test_fuzz_every_tool_of_every_game(tmp_path: Path) -> None:
 
         property_holds()
         driver.service.tick()
-        after_run = driver.replays()
-    final = still_playable(tmp_path, driver.pool) + driver.replays()
+        at_end = driver.replays()
+    final = after_restart(tmp_path, driver.pool) + driver.replays()
     figures = {
         "examples": driver.examples,
         "seconds": round(time.monotonic() - started, 1),
@@ -610,16 +585,11 @@ def test_fuzz_every_tool_of_every_game(tmp_path: Path) -> None:
     }
     print(json.dumps(figures, indent=1))
     if os.environ.get("COGS_FUZZ_REPORT"):
-        Path(os.environ["COGS_FUZZ_REPORT"]).write_text(
-            json.dumps(
-                {**figures, "failures_first": driver.failures[:50], "samples": driver.samples},
-                indent=1,
-                ensure_ascii=True,
-            )
-        )
+        report = {**figures, "failures_first": driver.failures[:50], "samples": driver.samples}
+        Path(os.environ["COGS_FUZZ_REPORT"]).write_text(json.dumps(report, indent=1))
     assert not driver.failures, f"{len(driver.failures)} failures:\n" + "\n".join(
         driver.failures[:25]
     )
-    assert not after_run, after_run
+    assert not at_end, at_end
     assert not final, final
     assert driver.examples >= EXAMPLES

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from http_helpers import HttpServer, running
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 INSPECTOR = ROOT / ".cache" / "inspector" / "node_modules" / ".bin" / "mcp-inspector"
 

@@ -23,7 +23,7 @@ from mcp_helpers import call
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Attempt, Fallback, Header, Player
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 INFLUENCE = {"max_turns": 3}
 

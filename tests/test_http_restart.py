@@ -14,7 +14,7 @@ from mcp_helpers import call
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Attempt, Fallback
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 async def test_clients_go_on_after_the_server_is_killed_and_restarted(tmp_path: Path) -> None:

@@ -48,6 +48,7 @@ def _post(server: HttpServer, headers: dict[str, str]) -> httpx2.Response:
     )
 
 
+@pytest.mark.slow
 def test_requests_without_the_right_token_get_401(server: HttpServer) -> None:
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
         response = _post(server, headers)
@@ -59,6 +60,7 @@ def test_requests_without_the_right_token_get_401(server: HttpServer) -> None:
     assert _post(server, {"Authorization": f"Bearer {TOKEN}"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_foreign_origin_gets_403_even_with_the_token(server: HttpServer) -> None:
     auth = {"Authorization": f"Bearer {TOKEN}"}
     assert _post(server, {**auth, "Origin": "http://evil.example"}).status_code == 403
@@ -67,12 +69,14 @@ def test_foreign_origin_gets_403_even_with_the_token(server: HttpServer) -> None
     assert _post(server, {**auth, "Origin": "http://127.0.0.1:6274"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_rebound_host_name_gets_421_on_loopback(server: HttpServer) -> None:
     auth = {"Authorization": f"Bearer {TOKEN}"}
     assert _post(server, {**auth, "Host": f"evil.example:{server.port}"}).status_code == 421
     assert _post(server, {**auth, "Host": f"localhost:{server.port}"}).status_code == 200
 
 
+@pytest.mark.slow
 async def test_sdk_clients_with_the_token_play_and_without_it_fail(server: HttpServer) -> None:
     async with streamable(server.base, token=TOKEN) as client:
         game = await call(client, "new_game", game="influence", seat="White")
@@ -85,6 +89,7 @@ async def test_sdk_clients_with_the_token_play_and_without_it_fail(server: HttpS
     assert failed.group_contains(MCPError)
 
 
+@pytest.mark.slow
 def test_non_loopback_bind_without_token_refuses_to_start() -> None:
     command = [sys.executable, "-m", "cogs_arena", "serve", "--transport", "http"]
     command += ["--host", "0.0.0.0", "--port", str(free_port()), "--memory"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.influence.engine import InfluenceEngine
 from cogs_arena.engines.influence.moves import Reinforce
@@ -13,6 +15,7 @@ assert isinstance(ENGINE, InfluenceEngine)
 E: InfluenceEngine = ENGINE
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_in_90_percent_of_200_games() -> None:
     ruleset = E.ruleset()
     wins = 0

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,6 +18,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_ruff_lint_and_format() -> None:
     lint = _run("ruff", "check", ".")
     assert lint.returncode == 0, lint.stdout + lint.stderr
@@ -23,6 +26,7 @@ def test_ruff_lint_and_format() -> None:
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict() -> None:
     result = _run("mypy", "engines", "server", "transcripts")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -63,6 +63,7 @@ async def _play_game(client: Client, seed: int) -> tuple[dict[str, Any], int, se
     return game, calls, kinds
 
 
+@pytest.mark.slow
 async def test_one_llm_seat_plays_a_whole_game_with_a_fight(tmp_path: Path) -> None:
     service = GameService(MemoryStore(), tmp_path / "t")
     async with Client(build_server(service)) as client:

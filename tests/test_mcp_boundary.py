@@ -262,6 +262,7 @@ async def test_unknown_prompts_and_prompt_arguments_are_invalid_params(
         assert "g-1" in prompt.messages[0].content.text  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_a_quiet_wait_looks_at_the_game_twice_and_a_change_wakes_it(
     memory_service: GameService,
 ) -> None:
@@ -308,6 +309,7 @@ def test_a_bind_beyond_loopback_needs_a_token_of_32_characters() -> None:
             check_bind(HttpOptions(host="0.0.0.0", auth_token=weak))
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_short_token_beyond_loopback_with_exit_2() -> None:
     command = [sys.executable, "-m", "cogs_arena", "serve", "--transport", "http", "--memory"]
     command += ["--host", "0.0.0.0", "--port", str(free_port())]

@@ -142,6 +142,7 @@ async def test_bad_input_is_a_tool_error_and_changes_nothing(tmp_path: Path) -> 
         assert "not_your_turn" in text and "White" in text
 
 
+@pytest.mark.slow
 async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
     import anyio
 

@@ -16,7 +16,7 @@ from mcp_helpers import call, stdio_params
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import TRANSITIONS
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 def _server_pids() -> list[int]:

@@ -612,6 +612,7 @@ def test_11_a_short_token_is_refused_beyond_loopback(token: str) -> None:
     check_bind(HttpOptions(host="0.0.0.0", auth_token="t" * 32))
 
 
+@pytest.mark.slow
 def test_11_serve_refuses_a_short_token_beyond_loopback() -> None:
     command = [sys.executable, "-m", "cogs_arena", "serve", "--transport", "http"]
     command += ["--host", "0.0.0.0", "--port", str(free_port()), "--memory"]

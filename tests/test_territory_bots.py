@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import play_bots
 from cogs_arena.engines.territory.board import KEY_INDEX
@@ -34,10 +36,12 @@ def _wins(bot: str) -> int:
     return wins
 
 
+@pytest.mark.slow
 def test_homesteader_beats_random_by_mean_score() -> None:
     assert _wins("homesteader") >= 90
 
 
+@pytest.mark.slow
 def test_raider_beats_random_by_mean_score() -> None:
     assert _wins("raider") >= 90
 
