@@ -522,7 +522,7 @@ def run(opts: argparse.Namespace, root: Path) -> int:
     print(f"stuck games              {len(stuck)}")
     print(f"transcripts replaying    {replayed}/{files} ({100 * replayed / max(files, 1):.0f}%)")
     tracebacks = server.stderr(full=True).count("Traceback")
-    print(f"server stderr: {tracebacks} tracebacks ({root / 'server.err'})")
+    print(f"server stderr: {tracebacks} tracebacks")
     if figures.no_record:
         print(f"games with no record found: {len(figures.no_record)}")
     if figures.out_of_step:
