@@ -234,6 +234,10 @@ class Engine(ABC, Generic[S, M]):
         a private line the rules would make public rather than let it leak."""
         return to
 
+    def private_lines(self, move: M) -> tuple[tuple[int, ...], ...]:
+        """The recipients of each private talk line a move carries (games whose moves talk)."""
+        return ()
+
     @abstractmethod
     def settle(self, state: S, reason: str) -> S:
         """End the game now (host deadline, forfeit), scoring it as it stands."""

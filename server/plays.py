@@ -191,6 +191,7 @@ class Desk:
             try:
                 check_can_act(session, seat)
                 parsed = _read_move(session, seat, form, value)
+                _check_private_lines(session, seat, parsed)
                 text = engine.move_text(parsed)
                 if engine.simultaneous:
                     engine.validate(session.state, seat, parsed)
@@ -198,10 +199,11 @@ class Desk:
                 else:
                     self.referee.apply(session, seat, parsed, applied)
                 accepted.append(text)
+            except LeakyLine as exc:
+                # Not kept for the fallback either: the line must not be posted at all.
+                return accepted, _rejection(index, value, exc), None
             except GameError as exc:
-                shown = value if isinstance(value, str) else json.dumps(value)
-                rejection = Rejection(index=index, move=shown[:200], reason=str(exc), code=exc.code)
-                return accepted, rejection, parsed
+                return accepted, _rejection(index, value, exc), parsed
         return accepted, None, None
 
     # ---- talk ------------------------------------------------------------------------------
@@ -267,6 +269,27 @@ class Desk:
                 else [names[i] for i in targets]
             )
             return TalkResult(game_id=record.game_id, delivered_to=delivered, text=clean, note=note)
+
+
+class LeakyLine(IllegalMove):
+    """A private line the rules would post publicly (to an eliminated seat, in Territory)."""
+
+
+def _check_private_lines(session: Session, seat: int, move: Any) -> None:
+    engine = session.engine
+    for heard in engine.private_lines(move):
+        if engine.talk_audience(session.state, seat, heard) != heard:
+            names = ", ".join(session.record.seats[i].name for i in heard)
+            raise LeakyLine(
+                f"A private line to {names} would be read by every seat (the rules post a line"
+                " to an eliminated seat publicly), so the submission was not taken.",
+                allowed="a public line (`say: ...`), or a private one to a seat still in the game",
+            )
+
+
+def _rejection(index: int, value: Any, exc: GameError) -> Rejection:
+    shown = value if isinstance(value, str) else json.dumps(value)
+    return Rejection(index=index, move=shown[:200], reason=str(exc), code=exc.code)
 
 
 def _single(args: PlayInput) -> tuple[str, Any]:

@@ -24,7 +24,7 @@ from ..transcripts.events import (
     ViewShown,
     view_digest,
 )
-from ..transcripts.redact import visible
+from ..transcripts.redact import may_see, visible
 from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
 from .sessions import Session
@@ -83,14 +83,29 @@ class Presenter:
             text=text,
             chat=chat,
             outcome=None if outcome is None else outcome.to_json(),
-            log_cursor=record.event_count + len(events),
+            log_cursor=self.cursor(session, seat, events),
             fallbacks=fallbacks,
         )
 
+    def cursor(self, session: Session, viewer: int | None, events: list[Event]) -> int:
+        """Where the viewer's log stands after this step: the seq of the last event it may
+        see, so the cursor does not move when others are told something in private."""
+        record = session.record
+        over = record.status == "over"
+        for index in range(len(events) - 1, -1, -1):
+            if may_see(events[index], viewer, over=over):
+                return record.event_count + index + 1
+        return self.store.last_seq(record.game_id, viewer=viewer, over=over)
+
     def spectator_view(self, session: Session) -> View:
         record, engine = session.record, session.engine
-        view = engine.spectate(session.state, full=record.status == "over")
+        over = record.status == "over"
+        view = engine.spectate(session.state, full=over)
         outcome = engine.outcome(session.state)
+        chat = self.chat_for(session, None)
+        text = engine.render(view)
+        if chat:
+            text = text.rstrip() + "\n\nRecent talk:\n" + "".join(f"  {line}\n" for line in chat)
         return View(
             game_id=record.game_id,
             game=record.game,
@@ -101,9 +116,10 @@ class Presenter:
             to_act=[record.seats[i].name for i in engine.to_act(session.state)],
             decision=record.decision,
             observation=view,
-            text=engine.render(view),
+            text=text,
+            chat=chat,
             outcome=None if outcome is None else outcome.to_json(),
-            log_cursor=record.event_count,
+            log_cursor=self.cursor(session, None, []),
         )
 
     def _text(
@@ -144,7 +160,8 @@ class Presenter:
             lines.extend(f"  {line}" for line in chat)
         return "\n".join(lines) + "\n"
 
-    def chat_for(self, session: Session, seat: int) -> list[str]:
+    def chat_for(self, session: Session, seat: int | None) -> list[str]:
+        """Host-kept talk the viewer may see (a spectator: public lines, all after the end)."""
         if session.engine.supports_talk:
             return []
         if session.chat is None:
@@ -153,8 +170,9 @@ class Presenter:
             ]
         names = [s.name for s in session.record.seats]
         lines: list[str] = []
+        over = session.record.status == "over"
         for event in session.chat:
-            if event.audience is not None and seat not in event.audience:
+            if not may_see(event, seat, over=over):
                 continue
             target = "all" if event.to is None else ", ".join(names[i] for i in event.to)
             lines.append(f"{names[event.seat]} to {target}: {event.text}")
@@ -218,7 +236,6 @@ class Presenter:
                 record.game_id, cursor, viewer=viewer, over=over, limit=limit - len(out)
             )
             if not page:
-                cursor = record.event_count
                 break
             for event in page:
                 cursor = event.seq

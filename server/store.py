@@ -76,6 +76,11 @@ class Store(ABC):
         caller's: `transcripts.redact.visible`), oldest first, at most `limit`."""
 
     @abstractmethod
+    def last_seq(self, game_id: str, *, viewer: Viewer = "all", over: bool = False) -> int:
+        """The seq of the last event `viewer` may see (0 if none): a cursor that does not
+        count what others were told in private."""
+
+    @abstractmethod
     def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None: ...
 
     @abstractmethod
@@ -160,6 +165,15 @@ class MemoryStore(Store):
                 if limit is not None and len(out) >= limit:
                     break
         return out
+
+    def last_seq(self, game_id: str, *, viewer: Viewer = "all", over: bool = False) -> int:
+        with self._lock:
+            lines = list(self._events.get(game_id, []))
+        for line in reversed(lines):
+            event = parse_event(line)
+            if viewer == "all" or may_see(event, viewer, over=over):
+                return event.seq
+        return 0
 
     def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None:
         with self._lock:

@@ -151,22 +151,24 @@ class SqliteStore(Store):
         over: bool = False,
         limit: int | None = None,
     ) -> list[Event]:
-        sql = "SELECT data FROM events WHERE game_id = ? AND seq > ?"
-        args: list[object] = [game_id, max(after, 0)]
-        if viewer == "all" or (viewer is None and over):
-            pass
-        elif viewer is None:
-            sql += " AND audience = '*'"
-        else:
-            sql += " AND (audience = '*' OR instr(audience, ?) > 0)"
-            args.append(f"|{viewer}|")
-        sql += " ORDER BY seq"
+        where, args = _visible(viewer, over)
+        sql = "SELECT data FROM events WHERE game_id = ? AND seq > ?" + where + " ORDER BY seq"
+        args = [game_id, max(after, 0), *args]
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
         with self._lock:
             rows = self._db.execute(sql, args).fetchall()
         return [parse_event(r[0]) for r in rows]
+
+    def last_seq(self, game_id: str, *, viewer: Viewer = "all", over: bool = False) -> int:
+        where, args = _visible(viewer, over)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?" + where,
+                [game_id, *args],
+            ).fetchone()
+        return int(row[0])
 
     def request(self, game_id: str, seat: int, request_id: str) -> StoredRequest | None:
         with self._lock:
@@ -187,3 +189,12 @@ class SqliteStore(Store):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _visible(viewer: Viewer, over: bool) -> tuple[str, list[object]]:
+    """The SQL condition (and its arguments) for the events `viewer` may see."""
+    if viewer == "all" or (viewer is None and over):
+        return "", []
+    if viewer is None:
+        return " AND audience = '*'", []
+    return " AND (audience = '*' OR instr(audience, ?) > 0)", [f"|{viewer}|"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from cogs_arena.engines import GameError
@@ -45,7 +46,10 @@ class Table:
     client: Client | None = None
     secrets: dict[str, set[int] | None] = field(default_factory=dict)
     hidden_tiles: dict[int, set[str]] = field(default_factory=dict)
-    """Blending: tiles each seat has held face down since the deal."""
+    """Blending: the face-down tiles of each seat that were never face up before."""
+    held: dict[int, set[str]] = field(default_factory=dict)
+    seen_public: set[str] = field(default_factory=set)
+    """Tiles a spectator has been shown: a tile from there is no secret in a hand."""
     checks: int = 0
 
     @classmethod
@@ -132,9 +136,9 @@ class Table:
         return out
 
     def deal(self) -> None:
-        """Blending: notes every seat's face-down tiles as secret from the others."""
-        for seat in self.creds:
-            self.hidden_tiles[seat] = _hidden_tiles(self.view(seat))
+        """Blending: from now on, every seat's face-down tiles are secret from the others."""
+        self.hidden_tiles = {seat: set() for seat in self.creds}
+        self._still_hidden()
 
     # ---- reads -------------------------------------------------------------------------------
 
@@ -209,10 +213,23 @@ class Table:
             f"cogs-arena://spectate/{code}", cache_mode="bypass"
         )
         texts = [getattr(c, "text", "") for c in resource.contents]
-        return {
+        out = {
             "mcp spectate": await self._mcp("spectate", spectator_code=code),
             "mcp resource": "\n".join(texts),
         }
+        # Without the code there is nothing to read: not by game id, not by a guessed code.
+        for uri in (
+            f"cogs-arena://games/{self.gid}/spectator",
+            f"cogs-arena://spectate/{self.gid}",
+            f"cogs-arena://spectate/{self.gid}.{code.split('.', 1)[-1][::-1]}",
+        ):
+            try:
+                await self.client.read_resource(uri, cache_mode="bypass")
+            except MCPError as exc:
+                out[f"mcp {uri}"] = exc.error.message
+            else:
+                raise AssertionError(f"{uri} was served without the spectator code")
+        return out
 
     async def _mcp(self, tool: str, **arguments: Any) -> str:
         assert self.client is not None
@@ -267,9 +284,18 @@ class Table:
         return found
 
     def _still_hidden(self) -> None:
-        """A tile stays secret only while held since the deal: once played it may be public."""
+        """A tile is secret while a seat holds it face down, if it came to the hand without
+        ever being shown face up (dealt or drawn from the stock); once played it may be."""
+        if not self.hidden_tiles:
+            return
         for seat, tiles in self.hidden_tiles.items():
-            tiles &= _hidden_tiles(self.view(seat))
+            now = _hidden_tiles(self.view(seat))
+            fresh = now - self.held.get(seat, set()) - self.seen_public
+            self.hidden_tiles[seat] = (tiles & now) | fresh
+            self.held[seat] = now
+        secret = set().union(*self.hidden_tiles.values())
+        shown = self.service.spectate_with_code(self.game.spectator_code or "")
+        self.seen_public |= set(TILE.findall(shown.text + dump(shown))) - secret
 
     def _fallbacks_of_others(self, label: str, seat: int, reads: dict[str, str]) -> list[str]:
         """A fallback is told only to its seat; others learn the move from the transition."""

@@ -31,16 +31,19 @@ from pathlib import Path
 from typing import Any
 
 import anyio.from_thread
+import httpx2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from cogs_arena.engines import GameError
 from cogs_arena.server import inputs
+from cogs_arena.server.errors import StaleDecision
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
@@ -54,6 +57,7 @@ CODES = {
     "invalid_ruleset", "unknown_game", "invalid_params",
 }  # fmt: skip
 CAUSE = re.compile(r"^\[([a-z_]+)\] \S")
+ESCAPED_SURROGATE = re.compile(r"\\\\u[dD][89a-fA-F]")
 GAMES = ("influence", "territory", "chemistry", "blending")
 FAST_RULES: dict[str, dict[str, Any]] = {
     "influence": {"max_turns": 6},
@@ -309,6 +313,23 @@ def _sendable(value: Any) -> bool:
     return depth < 100
 
 
+def _has_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
+
+
 # ---- the driver ------------------------------------------------------------------------------
 
 Answer = tuple[str, str, dict[str, Any] | None]
@@ -375,6 +396,9 @@ class Driver:
         unknown = [k for k in args if k not in PARAMS[name]] if label in PARAMS else []
         if problem is None and status == "ok" and unknown:
             problem = f"unknown arguments {unknown!a} were accepted"
+        refused = text.startswith("[bad_argument]")
+        if problem is None and label in PARAMS and _has_surrogate(args) and not refused:
+            problem = "a lone surrogate in an argument was not refused as bad_argument"
         if problem is None and status == "ok" and structured and label == "new_game":
             self.pool.took_seat(str(args["game"]), structured)
         if problem is None and status == "ok" and structured and label == "join_game":
@@ -383,6 +407,7 @@ class Driver:
             with contextlib.suppress(ValueError):
                 self.pool.invitations[gid].remove(args["invitation"])
         if status == "error":
+            self.stats["refused: lone surrogate"] += "lone surrogate" in text
             match = CAUSE.match(text)
             code = f"error {match.group(1) if match else 'other'}"
             self.stats[code] += 1
@@ -395,6 +420,8 @@ class Driver:
     def send(self, kind: str, name: str, args: Any) -> Answer:
         routed = _sendable([name, args])
         self.stats["route client" if routed else "route direct"] += 1
+        if routed and ESCAPED_SURROGATE.search(json.dumps(args, ensure_ascii=False)):
+            self.stats["route client, surrogate as JSON text"] += 1
         try:
             if kind == "resource":
                 return self._resource(name, routed)
@@ -531,29 +558,33 @@ def after_restart(root: Path, pool: Pool) -> list[str]:
 
 
 def _plays_on(service: GameService, gid: str, pool: Pool) -> list[str]:
+    """The first legal move of a seat to act is taken (or a clock the fuzz set to a few
+    milliseconds moves the game on first, which is the game going on all the same)."""
     creds = [cred for g, cred in pool.seats if g == gid]
     for invitation in pool.invitations.get(gid, []):
         with contextlib.suppress(GameError):  # taken by the fuzz: its credential is in the pool
             creds.append(service.join_game(invitation).credential)
-    for _ in range(3):
+    first = service.show(gid, creds[0]).decision
+    for _ in range(5):
         views = [service.show(gid, cred) for cred in creds]
         if any(view.status == "over" for view in views):
             return []
-        if not any(view.your_turn for view in views):
-            return [f"{gid}: no seat the clients hold is to act"]
-        for cred in creds:
-            view = service.show(gid, cred)
-            if view.status == "over" or not view.your_turn:
+        for cred, view in zip(creds, views, strict=True):
+            if not view.your_turn:
                 continue
             try:
                 played = service.play(
                     gid, cred, Submission(number=1), expect_decision=view.decision
                 )
+            except StaleDecision:
+                break
             except GameError as exc:
                 return [f"{gid}: the first legal move was refused: [{exc.code}] {exc}"]
-            if not (played.accepted or played.fallback):
-                return [f"{gid}: nothing was accepted: {played}"]
-    return []
+            if played.accepted or played.fallback:
+                return []
+    if service.show(gid, creds[0]).decision > first:
+        return []
+    return [f"{gid}: no seat the clients hold could move"]
 
 
 @pytest.mark.slow
@@ -593,3 +624,82 @@ def test_fuzz_every_tool_of_every_game(tmp_path: Path) -> None:
     assert not at_end, at_end
     assert not final, final
     assert driver.examples >= EXAMPLES
+
+
+# ---- lone surrogates over real HTTP ----------------------------------------------------------
+
+
+def _with_surrogate(value: Any) -> Any:
+    """`value` with a lone surrogate in it, keeping its shape (a text for a number)."""
+    if isinstance(value, list):
+        return [*value, "ok\ud800"]
+    if isinstance(value, dict):
+        return {**value, "k": "ok\udfff"}
+    return "ok\ud800" if isinstance(value, str) else "\udc00"
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_lone_surrogates_over_http_are_refused_by_name(tmp_path: Path) -> None:
+    """Real JSON on the wire: `"\\ud800"` is valid JSON text that Python's JSON reader turns
+    into a lone surrogate. Each argument of each tool carries one in turn; every call is
+    refused as bad_argument naming the argument, and the games go on."""
+    from http_helpers import HttpServer, running
+
+    sent: list[tuple[dict[str, str], bytes]] = []
+
+    async def keep(request: httpx2.Request) -> None:
+        sent.append((dict(request.headers), request.content))
+
+    with running(HttpServer(tmp_path / "arena.sqlite3", tmp_path / "transcripts")) as server:
+        url = server.base + "/mcp"
+        async with (
+            httpx2.AsyncClient(event_hooks={"request": [keep]}, timeout=30) as http,
+            Client(streamable_http_client(url, http_client=http), mode="auto") as client,
+        ):
+            made = await client.call_tool("new_game", {"game": "territory", "bots": ["open"]})
+            game = made.structured_content or {}
+            await client.call_tool("ping", {})
+        headers = {k: v for k, v in sent[-1][0].items() if k not in ("content-length", "host")}
+        envelope = json.loads(sent[-1][1])
+        ids = {"game_id": game["game_id"], "credential": game["credential"]}
+        good: dict[str, dict[str, Any]] = {
+            "new_game": {"game": "influence", "ruleset": {}, "bots": ["random"], "seed": 1},
+            "join_game": {"invitation": next(iter(game["invitations"].values()))},
+            "show": ids,
+            "legal_moves": {**ids, "kind": "claim"},
+            "play": {**ids, "move": "hold"},
+            "talk": {**ids, "text": "hi", "to": ["Ochre"]},
+            "log": ids,
+            "wait": {**ids, "timeout": 0.01},
+            "spectate": {"spectator_code": game["spectator_code"]},
+            "ping": {},
+            "list_games": {},
+        }
+        answers: list[tuple[str, str, int, str]] = []
+        async with httpx2.AsyncClient(timeout=30) as http:
+            for tool, params in PARAMS.items():
+                for name in [*params, "\udfffname"]:
+                    args = dict(good[tool])
+                    args[name] = _with_surrogate(args.get(name, good["play"].get(name, 1)))
+                    body = {**envelope, "params": {**envelope["params"], "name": tool}}
+                    body["params"]["arguments"] = args
+                    post = await http.post(
+                        url, content=json.dumps(body), headers={**headers, "mcp-name": tool}
+                    )
+                    text = post.json()["result"]["content"][0]["text"] if post.is_success else ""
+                    answers.append((tool, name, post.status_code, text))
+    wrong = [
+        a for a in answers if not (a[2] == 200 and a[3].startswith("[bad_argument]") and _names(a))
+    ]
+    assert not wrong, "\n".join(f"{a!a}" for a in wrong)
+    assert len(answers) >= 40
+    pool = Pool()
+    pool.took_seat("territory", game)
+    assert not after_restart(tmp_path, pool), "nothing refused was written"
+
+
+def _names(answer: tuple[str, str, int, str]) -> bool:
+    """The refusal names the argument (or says an argument's name is not valid text)."""
+    _, name, _, text = answer
+    return name in text if name.isascii() else "name is not valid Unicode" in text

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from leak_helpers import EVERYONE, Table, error_text
+from leak_helpers import EVERYONE, Table, dump, error_text
 from mcp import Client
 
-from cogs_arena.engines import GameError
+from cogs_arena.engines import GameError, IllegalMove
 from cogs_arena.server.errors import BadArgument, StaleDecision
+from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.server.store_sqlite import SqliteStore
@@ -37,8 +38,6 @@ async def arena(
     service = GameService(store, tmp_path / "transcripts", **kwargs)
     try:
         if backend.endswith("+mcp"):
-            from cogs_arena.server.mcp_app import build_server
-
             async with Client(build_server(service)) as client:
                 yield service, client
         else:
@@ -106,7 +105,9 @@ async def test_influence_secrets_stay_with_their_seats(tmp_path: Path, backend: 
         assert not answer.replayed and answer.accepted
         await t.check("after Black's move")
         await play_out(
-            t, lambda seat, step: {"number": 1, "why": t.plant(f"mkInfWhyLoop{seat}x{step}", seat)}
+            t,
+            lambda seat, step: {"number": 1, "why": t.plant(f"mkInfWhyLoop{seat}x{step}", seat)},
+            check_every=15,
         )
         await t.check("over")
 
@@ -141,7 +142,8 @@ async def test_blending_hands_and_whispers_stay_hidden(tmp_path: Path, backend: 
                 t.play(seat, number=random_entry(t, seat, rng), why=why)
             if step % 10 == 0:
                 await t.check(f"step {step}")
-        assert t.over() and picks, "the game should end, having had a pick phase"
+        fights = t.view(a).observation["stats"]["fights"]
+        assert t.over() and picks and fights, "the game should end, after picks and a fight"
         await t.check("over")
 
 
@@ -240,7 +242,9 @@ async def test_chemistry_pending_orders_notes_and_whispers(tmp_path: Path, backe
         await t.expect_seen(borax, say)
         await t.expect_seen(None, say)
         await play_out(
-            t, lambda seat, step: {"number": 1, "why": t.plant(f"mkChemWhy{seat}x{step}", seat)}
+            t,
+            lambda seat, step: {"number": 1, "why": t.plant(f"mkChemWhy{seat}x{step}", seat)},
+            check_every=1,
         )
         await t.check("over")
         await t.expect_seen(None, notes)  # spectators see notes after the end
@@ -296,20 +300,24 @@ async def test_deadline_fallbacks_are_told_to_the_late_seat_only(
         with pytest.raises(StaleDecision) as stale:
             service.play(t.gid, t.creds[late], Submission(number=1))
         assert "deadline" in str(stale.value)
-        assert t.view(late).decision > decision or simultaneous
+        assert t.view(late).decision > decision
         late_view = service.show(t.gid, t.creds[late])
         assert late_view.fallbacks == [] or "deadline" in late_view.fallbacks[0]
         for seat in others:
             assert t.view(seat).fallbacks == [], "fallbacks are told to their seat only"
         await t.check("after the deadline")
         await t.expect_seen(listener, "mkDlWhisper")
-        # Everyone misses the next deadline: each seat learns only of its own fallback.
+        # Everyone misses the next deadline: each seat learns of its own fallback only.
+        due = movers(t)
         now[0] += 31.0
         service.tick()
-        await t.check("after a second deadline")
+        told = {seat: service.show(t.gid, t.creds[seat]).fallbacks for seat in seats}
         for seat in seats:
-            view = service.show(t.gid, t.creds[seat])
-            assert all(isinstance(line, str) for line in view.fallbacks)
+            if seat in due[: None if simultaneous else 1]:
+                assert told[seat] and "deadline" in told[seat][0], told
+            else:
+                assert told[seat] == [], told
+        await t.check("after a second deadline")
 
 
 # ---- an eliminated Territory seat --------------------------------------------------------
@@ -363,6 +371,28 @@ async def test_private_talk_to_an_eliminated_seat_is_refused(tmp_path: Path, bac
         await t.expect_seen(ochre, "mkTerToTheLiving")
 
 
+def test_a_private_order_line_to_an_eliminated_seat_is_refused_and_never_posted(
+    tmp_path: Path,
+) -> None:
+    service = GameService(MemoryStore(), tmp_path / "t")
+    t, dead = _reach_elimination(service)
+    sable = t.seat("Sable")
+    marker = t.plant("mkOrderToTheDead", sable)
+    order = f"hold\nsay {dead}: {marker}"
+    with pytest.raises(IllegalMove, match="would be read by every seat"):
+        service.play(t.gid, t.creds[sable], Submission(move=order))
+    # The second rejection plays the fallback, which must not keep that line either.
+    result = service.play(t.gid, t.creds[sable], Submission(move=order))
+    assert result.fallback is not None and marker not in result.fallback
+    for seat in movers(t):
+        t.play(seat, move="hold")
+    for cred in t.creds.values():
+        assert marker not in dump(service.show(t.gid, cred).model_dump())
+    code = t.game.spectator_code
+    assert code is not None
+    assert marker not in dump(service.spectate_with_code(code).model_dump())
+
+
 # ---- errors name their cause without quoting others' secrets -------------------------------
 
 
@@ -405,3 +435,46 @@ async def test_errors_of_one_seat_carry_no_secret_of_another(tmp_path: Path, bac
             # Sable's own errors may quote Sable's moves, never the pending order's secrets.
             assert marker not in seen
         await t.check("after the errors")
+
+
+# ---- cursors and spectators ------------------------------------------------------------------
+
+
+def test_cursors_do_not_count_what_others_say_in_private(tmp_path: Path) -> None:
+    service = GameService(SqliteStore(tmp_path / "a.sqlite3"), tmp_path / "t")
+    game = service.new_game("chemistry", seed=4, bots=["open", "open"] + ["courier"] * 5)
+    t = Table.seated(service, game)
+    me, other, third = sorted(t.creds)
+    before_view = service.show(t.gid, t.creds[third]).log_cursor
+    before_poll = service.poll(t.gid, t.creds[third], before_view).cursor
+    service.talk(t.gid, t.creds[me], "only for you", to=[t.names[other]])
+    with contextlib.suppress(GameError):
+        service.play(t.gid, t.creds[me], Submission(move="fly to the moon"))
+    assert service.show(t.gid, t.creds[third]).log_cursor == before_view
+    polled = service.poll(t.gid, t.creds[third], before_view)
+    assert polled.cursor == before_poll and not polled.events
+    # The seat told in private does see its cursor move, and reads the line there.
+    heard = service.log(t.gid, t.creds[other], after=0)
+    assert any("only for you" in e.text for e in heard.events)
+    service.talk(t.gid, t.creds[me], "for everyone")
+    assert service.show(t.gid, t.creds[third]).log_cursor > before_view
+    service.store.close()
+
+
+def test_spectators_see_public_host_talk_live_and_private_talk_after_the_end(
+    tmp_path: Path,
+) -> None:
+    service = GameService(MemoryStore(), tmp_path / "t")
+    game = service.new_game("influence", seed=2, bots=["open"])
+    t = Table.seated(service, game)
+    a, b = sorted(t.creds)
+    code = game.spectator_code
+    assert code is not None
+    service.talk(t.gid, t.creds[a], "hello all")
+    service.talk(t.gid, t.creds[a], "psst", to=[t.names[b]])
+    live = service.spectate_with_code(code)
+    assert any("hello all" in line for line in live.chat) and "hello all" in live.text
+    assert "psst" not in dump(live.model_dump())
+    service.settle(t.gid, "deadline")
+    after = service.spectate_with_code(code)
+    assert any("psst" in line for line in after.chat)

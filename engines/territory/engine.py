@@ -149,6 +149,9 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
             return None
         return to
 
+    def private_lines(self, move: TerritoryMove) -> tuple[tuple[int, ...], ...]:
+        return tuple((t.to,) for t in move.talk if t.to is not None)
+
     def settle(self, state: TerritoryState, reason: str) -> TerritoryState:
         if state.ended is not None:
             return state
