@@ -17,6 +17,7 @@ from ..transcripts.io import TranscriptDir
 from .deadlines import Deadlines
 from .errors import BadCredential, UnknownGameId
 from .inputs import (
+    MAX_LABEL_CHARS,
     JoinGameInput,
     LegalMovesInput,
     LogInput,
@@ -27,6 +28,7 @@ from .inputs import (
     Submission,
     TalkInput,
     WaitInput,
+    clean_label,
     validated,
 )
 from .limits import Limits
@@ -140,7 +142,7 @@ class GameService:
         **kwargs: Any,
     ) -> NewGame:
         args = validated(NewGameInput, game=game, **kwargs)
-        return self.lobby.new_game(args, _label(client_name), _label(client_version))
+        return self.lobby.new_game(args, *_client(client_name, client_version))
 
     def join_game(
         self,
@@ -151,7 +153,7 @@ class GameService:
         **kwargs: Any,
     ) -> NewGame:
         args = validated(JoinGameInput, invitation=invitation, **kwargs)
-        return self.lobby.join_game(args, _label(client_name), _label(client_version))
+        return self.lobby.join_game(args, *_client(client_name, client_version))
 
     # ---- reads: they write nothing but a view a seat has not seen before ------------------
 
@@ -231,10 +233,6 @@ class GameService:
         except UnknownGameId:
             raise bad from None
 
-    def spectator_game(self, code: str) -> str:
-        """The game id a valid spectator code opens (for resource subscriptions)."""
-        return self.spectate_with_code(code).game_id
-
     # ---- acting ----------------------------------------------------------------------------
 
     def play(
@@ -290,8 +288,5 @@ class GameService:
         return self.deadlines.start_ticker(interval)
 
 
-def _label(value: str | None) -> str | None:
-    """Client names come from the protocol handshake, not from arguments: keep them printable."""
-    if value is None:
-        return None
-    return value.encode("utf-8", "replace").decode("utf-8")[:200]
+def _client(name: str | None, version: str | None) -> tuple[str | None, str | None]:
+    return clean_label(name, MAX_LABEL_CHARS), clean_label(version, MAX_LABEL_CHARS)

@@ -110,5 +110,6 @@ def clean_label(value: str | None, max_chars: int) -> str | None:
     so refusing the call would be no help to the caller."""
     if value is None:
         return None
-    text = value.encode("utf-8", "replace").decode("utf-8") if lone_surrogate(value) else value
-    return text[:max_chars]
+    if lone_surrogate(value):
+        value = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
+    return value[:max_chars]
