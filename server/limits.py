@@ -12,7 +12,10 @@ from .errors import LimitReached
 @dataclass(frozen=True)
 class Limits:
     max_live_games: int = 1000
-    """Games waiting or active at once."""
+    """Games waiting or active at once, not counting abandoned ones."""
+    abandoned_after: float = 3600.0
+    """An unfinished game nobody has changed for this long no longer counts as live, so
+    clients that walk away cannot lock others out."""
     games_per_minute: int = 120
     """New games per rolling minute, over all clients."""
     talk_per_decision: int = 20

@@ -80,13 +80,17 @@ class Lobby:
             engine.default_seat(rules, seed) if args.seat is None else seat_index(names, args.seat)
         )
         bot_names = _pick_bots(engine, names, own, args.bots)
-        live = self.sessions.store.count(["waiting", "active"])
+        now = self.clock()
+        live = self.sessions.store.count(
+            ["waiting", "active"], updated_since=now - self.limits.abandoned_after
+        )
         if live >= self.limits.max_live_games:
             raise LimitReached(
                 f"This server already runs {live} unfinished games.",
-                allowed=f"at most {self.limits.max_live_games}; finish or wait for a game to end",
+                allowed=f"at most {self.limits.max_live_games}; finish a game, or wait for one"
+                f" to end (a game untouched for {self.limits.abandoned_after:.0f} s stops"
+                " counting)",
             )
-        now = self.clock()
         self._rate.take(now)
         state = engine.new_game(rules, seed)
         credential = new_secret()

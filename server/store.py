@@ -60,7 +60,8 @@ class Store(ABC):
     def game_ids(self, statuses: Sequence[str] | None = None) -> list[str]: ...
 
     @abstractmethod
-    def count(self, statuses: Sequence[str]) -> int: ...
+    def count(self, statuses: Sequence[str], *, updated_since: float | None = None) -> int:
+        """Games in these statuses (and, if given, changed at or after `updated_since`)."""
 
     @abstractmethod
     def events(
@@ -107,6 +108,7 @@ class MemoryStore(Store):
         self._states: dict[str, str] = {}
         self._due: dict[str, float | None] = {}
         self._status: dict[str, str] = {}
+        self._updated: dict[str, float] = {}
         self._events: dict[str, list[str]] = {}
         self._requests: dict[tuple[str, int, str], StoredRequest] = {}
 
@@ -125,6 +127,7 @@ class MemoryStore(Store):
             self._records[record.game_id] = raw
             self._states[record.game_id] = commit.state
             self._status[record.game_id] = record.status
+            self._updated[record.game_id] = record.updated
             self._due[record.game_id] = record.due()
             for req in commit.requests:
                 self._requests[(record.game_id, req.seat, req.request_id)] = req
@@ -142,9 +145,14 @@ class MemoryStore(Store):
         with self._lock:
             return [g for g, s in self._status.items() if statuses is None or s in statuses]
 
-    def count(self, statuses: Sequence[str]) -> int:
+    def count(self, statuses: Sequence[str], *, updated_since: float | None = None) -> int:
         with self._lock:
-            return sum(1 for s in self._status.values() if s in statuses)
+            return sum(
+                1
+                for game_id, status in self._status.items()
+                if status in statuses
+                and (updated_since is None or self._updated[game_id] >= updated_since)
+            )
 
     def events(
         self,

@@ -22,7 +22,7 @@ log = logging.getLogger("cogs_arena.store")
 SCHEMA = 2
 TABLES = (
     "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL,"
-    " due REAL, record TEXT NOT NULL, state TEXT NOT NULL)",
+    " due REAL, updated REAL NOT NULL DEFAULT 0, record TEXT NOT NULL, state TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS games_due ON games (due) WHERE due IS NOT NULL",
     "CREATE TABLE IF NOT EXISTS events (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
     " audience TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID",
@@ -95,13 +95,15 @@ class SqliteStore(Store):
                     ],
                 )
                 self._db.execute(
-                    "INSERT INTO games (id, status, due, record, state) VALUES (?, ?, ?, ?, ?)"
-                    " ON CONFLICT(id) DO UPDATE SET status=excluded.status, due=excluded.due,"
+                    "INSERT INTO games (id, status, due, updated, record, state)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
+                    " status=excluded.status, due=excluded.due, updated=excluded.updated,"
                     " record=excluded.record, state=excluded.state",
                     (
                         record.game_id,
                         record.status,
                         record.due(),
+                        record.updated,
                         record.model_dump_json(),
                         commit.state,
                     ),
@@ -134,12 +136,15 @@ class SqliteStore(Store):
                 ).fetchall()
         return [str(r[0]) for r in rows]
 
-    def count(self, statuses: Sequence[str]) -> int:
+    def count(self, statuses: Sequence[str], *, updated_since: float | None = None) -> int:
         marks = ",".join("?" for _ in statuses)
+        sql = f"SELECT count(*) FROM games WHERE status IN ({marks})"
+        args: list[object] = list(statuses)
+        if updated_since is not None:
+            sql += " AND updated >= ?"
+            args.append(updated_since)
         with self._lock:
-            row = self._db.execute(
-                f"SELECT count(*) FROM games WHERE status IN ({marks})", tuple(statuses)
-            ).fetchone()
+            row = self._db.execute(sql, args).fetchone()
         return int(row[0])
 
     def events(

@@ -473,6 +473,30 @@ def test_9_live_games_are_bounded(tmp_path: Path, clock: FakeClock) -> None:
     influence(service, seed=5)
 
 
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_9_abandoned_games_stop_counting_as_live(
+    tmp_path: Path, clock: FakeClock, kind: str
+) -> None:
+    from cogs_arena.server.limits import Limits
+    from cogs_arena.server.store_sqlite import SqliteStore
+
+    limits = Limits(max_live_games=2, games_per_minute=1000, abandoned_after=600.0)
+    store = MemoryStore() if kind == "memory" else SqliteStore(tmp_path / "a.sqlite3")
+    service = GameService(store, tmp_path / "t", clock=clock, limits=limits)
+    first = influence(service, seed=1)
+    influence(service, seed=2)
+    with pytest.raises(GameError):
+        influence(service, seed=3)
+    clock.now += 400.0
+    service.show(first.game_id, first.credential)  # a read is no sign of life: nothing changes
+    service.play(first.game_id, first.credential, Submission(number=1))
+    clock.now += 300.0  # the second game is 700 s untouched, the first 300 s
+    influence(service, seed=4)
+    with pytest.raises(GameError):
+        influence(service, seed=5)
+    store.close()
+
+
 def test_9_games_per_minute_are_bounded(tmp_path: Path, clock: FakeClock) -> None:
     from cogs_arena.server.limits import Limits
 
