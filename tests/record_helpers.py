@@ -1,6 +1,7 @@
-"""Helpers for test_record_items.py: a fake clock, a store that fails on demand, and readers of
-the record that only rely on what every version of it has (a `type` per event, one JSON object
-per transcript line), so the same tests can be run against the code before issue 9."""
+"""Helpers for test_record_items.py (its fake clock serves test_service_time.py too): a store
+that fails on demand, and readers of the record that only rely on what every version of it has
+(a `type` per event, one JSON object per transcript line), so the same tests can be run against
+the code before issue 9."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from record_helpers import FakeClock
 
 from cogs_arena.engines import NotYourTurn
 from cogs_arena.server.errors import BadArgument, BadCredential, StaleDecision
@@ -15,14 +16,6 @@ from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Fallback, Move
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
