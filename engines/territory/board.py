@@ -199,9 +199,11 @@ def make_board(seed: int | str, variant: str, thresholds: tuple[float, float, fl
     states = [WALL] * N_TILES
     if variant == "rooms":
         ring2 = [[j for j in range(N_TILES) if DIST[h][j] == 2] for h in HEARTHS]
-        # Each room keeps its door (the ring-2 tile nearest the centre, ties in board order)
-        # even where another room's wall would cover it, and home rings stay playable.
-        doors = {min(tiles, key=lambda j: (DIST[ORIGIN][j], j)) for tiles in ring2}
+        # T19: each room keeps its door, the ring-2 tile nearest the centre; among ring tiles
+        # equally near, the one whose key "q,r" sorts first as a string (not board order). The
+        # door stays open even where another room's wall would cover it, and home rings stay
+        # playable.
+        doors = {min(tiles, key=lambda j: (DIST[ORIGIN][j], KEYS[j])) for tiles in ring2}
         for tiles in ring2:
             for j in tiles:
                 if j not in doors and RING_OWNER[j] < 0:

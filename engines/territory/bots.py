@@ -61,22 +61,30 @@ def _homestead(
 
 
 def _raze_target(
-    obs: Mapping[str, Any], tiles: _Tiles, victim: str, min_yield: int
+    obs: Mapping[str, Any], tiles: _Tiles, victim: str, min_yield: int, by_cost: bool = True
 ) -> tuple[str, int] | None:
+    """The victim's richest tile in `razeReach` with effYield ≥ min_yield; ties by cost then
+    tile key, or (by_cost=False) by tile key alone."""
     rows = tiles.rows
     options = []
     for key, cost in obs["razeReach"].items():
-        row = rows[KEY_INDEX[key]]
+        j = KEY_INDEX[key]
+        row = rows[j]
         if row[5] == victim and row[4] >= min_yield:
-            options.append((key, cost))
+            options.append((-row[4], cost if by_cost else 0, KEY_RANK[j], key, cost))
     if not options:
         return None
-    return min(options, key=_order(tiles))
+    best = min(options)
+    return best[3], best[4]
 
 
 def homesteader(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     orders, _ = _homestead(obs, _tiles(obs), int(obs["paint"]), 3)
     return _text(orders)
+
+
+RAIDER_MIN_YIELD = 3
+"""The raider razes only tiles of effective yield 3 or more (the corrected DECISIONS text)."""
 
 
 def raider(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
@@ -89,8 +97,11 @@ def raider(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     me = obs["alias"]
     rivals = [s for s in obs["seats"] if s["alias"] != me and s["life"] != "eliminated"]
     if rivals:
+        # DECISIONS 1(a) raider: the leading rival (highest score, ties to the lower seat); its
+        # richest tile in razeReach with effYield ≥ 3, ties by tile key in string order (not by
+        # cost), razed only if that tile is affordable.
         leader = max(rivals, key=lambda s: (s["score"], -s["seat"]))
-        target = _raze_target(obs, tiles, leader["alias"], 2)
+        target = _raze_target(obs, tiles, leader["alias"], RAIDER_MIN_YIELD, by_cost=False)
         if target is not None and target[1] <= paint:
             orders.append(f"raze {target[0]}")
             paint -= target[1]

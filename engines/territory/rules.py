@@ -32,8 +32,11 @@ class Reach:
     layers: tuple[int, ...]
     """layers[d]: tiles at exactly distance d from the seat's origins, d = 0..fling range."""
     claim: tuple[int, ...]
-    """claim[d]: unowned wall/cracked tiles at distance d (claim[0] is empty)."""
+    """claim[d]: unowned wall/cracked tiles at distance d. claim[0] can only be the hearth of a
+    seat that owns nothing (T4: it projects from its hearth coordinate, so a freed hearth is at
+    distance 0)."""
     claim_cost: tuple[int, ...]
+    """claim_cost[d]: base + per-distance × d, so 2 at d = 0, 4 at d = 1, 6 at d = 2."""
     raze_plain: int
     """Wall/cracked tiles in reach at the plain raze cost (0 before the raze turn)."""
     raze_near: int
@@ -110,10 +113,10 @@ def reach(state: TerritoryState, seat: int) -> Reach:
     r = state.ruleset
     info = derived(state)
     inner = info.owned_masks[seat] or BIT[HEARTHS[seat]]
-    layers = [inner]
-    claim = [0]
-    costs = [0]
     free = info.free
+    layers = [inner]
+    claim = [inner & free]
+    costs = [r.claim_base_cost]
     for d in range(1, r.fling_range + 1):
         within = grow(inner)
         layer = within & ~inner

@@ -290,7 +290,7 @@ def reach_keys(state: TerritoryState, seat: int) -> tuple[dict[str, int], dict[s
         here = reach(state, seat)
         r = state.ruleset
         claims: dict[str, int] = {}
-        for d in range(1, len(here.claim)):
+        for d in range(len(here.claim)):
             claims.update(dict.fromkeys(mask_keys(here.claim[d]), here.claim_cost[d]))
         razes = dict.fromkeys(mask_keys(here.raze_plain), r.raze_cost)
         razes.update(dict.fromkeys(mask_keys(here.raze_near), r.raze_cost_near_hearth))
@@ -310,7 +310,7 @@ def menu(state: TerritoryState, seat: int) -> LegalMoves:
     # Richest first, then nearest, then board order: one integer sort key per tile.
     eff = info.eff
     keys: list[int] = []
-    for d in range(1, len(here.claim)):
+    for d in range(len(here.claim)):
         if here.claim_cost[d] <= paint and here.claim[d]:
             keys += [(3 - eff[j]) << 12 | d << 8 | j for j in bits(here.claim[d])]
     keys.sort()
