@@ -22,7 +22,7 @@ from typing import Any
 
 from ..protocol import Bot, LegalMoves
 from ..rng import Stream
-from .tiles import CLASS_HOME, START, Face, beats, face_from_text, patterns
+from .tiles import CLASS_HOME, START, Face, beats, face_from_text, fits
 
 Pos = tuple[int, int]
 
@@ -297,7 +297,7 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
                 if legal:
                     out.append((value, f"place t{t} {p[0]},{p[1]}"))
     if blends:
-        blend_pats = [(face, t, patterns(face)) for face, t in blends]
+        blend_pats = [(face, t, fits(face, v.obs["triple_match"])) for face, t in blends]
         tls: dict[Pos, None] = {}
         for _, (gx, gy), _, _ in estates:
             for x in range(gx - 2, gx + 2):

@@ -33,7 +33,7 @@ from .moves import Move
 from .ruleset import BlendingRules
 from .scoring import breakdown, totals
 from .state import State, from_json, to_json
-from .tiles import CLASS_NAME, patterns, pips
+from .tiles import CLASS_NAME, fits, pips
 
 INSTRUCTIONS = (
     "Your turn is a dialog: send one move at a time until you 'end'. Draw happens by itself. "
@@ -103,7 +103,7 @@ class BlendingEngine(Engine[State, Move]):
         if m.rot == -2:
             x, y = m.x, m.y
             spot = spot_pattern(state.squares, (x, y))
-            rot = 0 if spot is None else patterns(face).get(spot, 0)
+            rot = 0 if spot is None else fits(face, state.rules.triple_match).get(spot, 0)
             return Move(**{**m.__dict__, "rot": rot})
         return m
 

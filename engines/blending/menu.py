@@ -15,7 +15,7 @@ from .memo import Memo
 from .rules import guardian_problem, placement_mode, step_options, walk_choices
 from .spots import Singles, spots_for
 from .state import Pos, State
-from .tiles import KIND_NAME, LAND_NAME, Face, describe, face_text, patterns
+from .tiles import KIND_NAME, LAND_NAME, Face, describe, face_text, fits
 
 _INFO: dict[tuple[object, ...], MoveInfo] = {}
 """Menu entries are immutable and recur from decision to decision; building them is most of a
@@ -145,7 +145,7 @@ def placements(s: State) -> list[MoveInfo]:
                 blend_tls = _all_blend_spots(squares, blends)
                 if near_only:
                     blend_tls = [e for e in blend_tls if blend_near(hero, e[0])]
-            pats = patterns(face)
+            pats = fits(face, s.rules.triple_match)
             for tl, spot in blend_tls:
                 rot = pats.get(spot)
                 if rot is None:

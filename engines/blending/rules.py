@@ -20,7 +20,7 @@ from .moves import DIRECTIONS, Move
 from .ruleset import BlendingRules
 from .scoring import totals
 from .state import Guardian, Pos, State, Stats
-from .tiles import CLASS_HOME, START, Face, build_supply, describe, patterns, pips
+from .tiles import CLASS_HOME, START, Face, build_supply, describe, fit_problem, pips
 
 LOG_KEEP = 16
 CARDINAL = ("N", "E", "S", "W")
@@ -293,8 +293,8 @@ def placement_problem(s: State, move: Move) -> str:
     spot = spot_pattern(s.squares, pos)
     if spot is None:
         return "a blend needs four land squares under it"
-    if patterns(face).get(spot) != move.rot:
-        return "the tile's corners do not match the four lands under it at that rotation"
+    if why := fit_problem(face, spot, move.rot, s.rules.triple_match):
+        return why
     if mode == "near" and not blend_near(hero, pos):
         return "after a placement near your hero, the next ones must be near it too"
     return ""

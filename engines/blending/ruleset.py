@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ..protocol import Ruleset
+from .tiles import TripleMatch
 
 
 class BlendingRules(Ruleset):
@@ -41,6 +42,9 @@ class BlendingRules(Ruleset):
     """What happens to a surviving guardian's beaten base tiles."""
     max_passes: int = Field(10, ge=1, le=50)
     """B29 termination guard: passes per fight."""
+    triple_match: TripleMatch = "exact"
+    """B5: 'exact', a triple goes only where it covers its own pattern (rotated, never mirrored);
+    'side', any triple goes on any 3-land spot whose doubled land is side by side."""
     double_points: int = Field(2, ge=0, le=9)
     triple_points: int = Field(3, ge=0, le=9)
 

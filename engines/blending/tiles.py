@@ -7,6 +7,8 @@ land four times. Rotating a tile clockwise by 90 degrees moves each corner one s
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
+from typing import Literal
 
 from ..rng import Stream
 
@@ -21,6 +23,9 @@ KIND_NAME = ("slice", "shoot", "cast")
 CLASS_NAME = ("Warrior", "Amazon", "Mage")
 CLASS_HOME = (MOUNTAIN, FOREST, PLAINS)
 ROTATIONS = (0, 90, 180, 270)
+TripleMatch = Literal["exact", "side"]
+"""B5: 'exact', a triple covers its own pattern under rotation (doubled land and chirality fixed);
+'side', any triple goes on any 3-land spot whose doubled land is side by side."""
 
 Face = tuple[int, int, int, int]
 
@@ -70,6 +75,50 @@ def patterns(face: Face) -> dict[Face, int]:
     for rot in ROTATIONS:
         out.setdefault(rotate(face, rot), rot)
     return out
+
+
+def pair_side(face: Face) -> int | None:
+    """For 3 lands with the doubled land on two orthogonally adjacent corners, the side they lie on
+    (0 top, 1 right, 2 bottom, 3 left); None for any other face (1, 2 or 4 lands, or diagonal)."""
+    if len(set(face)) != 3:
+        return None
+    for i in range(4):
+        if face[i] == face[(i + 1) % 4]:
+            return i
+    return None
+
+
+@lru_cache(maxsize=256)
+def fits(face: Face, triple_match: TripleMatch = "exact") -> dict[Face, int]:
+    """Every spot pattern the tile may go on, with the one rotation it lies at there (B4, B5).
+
+    Singles take no pattern; doubles, and triples under 'exact', cover their pattern exactly. Under
+    'side' a triple goes on every 3-land spot with the doubled land side by side, turned so that its
+    own doubled land lies along the spot's (where it matches exactly, that is the same rotation).
+    """
+    if triple_match == "exact" or pips(face) != 3:
+        return patterns(face)
+    own = pair_side(face)
+    out: dict[Face, int] = {}
+    if own is None:
+        return out
+    for a, b, c, d in product(LANDS, repeat=4):
+        side = pair_side((a, b, c, d))
+        if side is not None:
+            out[(a, b, c, d)] = (side - own) % 4 * 90
+    return out
+
+
+def fit_problem(face: Face, spot: Face, rot: int, triple_match: TripleMatch) -> str:
+    """'' if the blend may lie on a spot showing `spot` at rotation `rot`, else why not."""
+    fit = fits(face, triple_match).get(spot)
+    if fit == rot:
+        return ""
+    if triple_match == "exact" or pips(face) != 3:
+        return "the tile's corners do not match the four lands under it at that rotation"
+    if fit is None:
+        return "a triple goes only on 3 lands with the doubled land side by side"
+    return f"a triple lies with its doubled land along the spot's: r{fit} here"
 
 
 def build_supply(total: int, seed: int | str) -> list[Face]:

@@ -90,6 +90,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "rounds": s.rules.end_rounds,
         "hand_limit": s.rules.hand_limit,
         "native_speed": s.rules.native_speed,
+        "triple_match": s.rules.triple_match,
         "players": players,
         "squares": _SQUARES.get(
             (s.squares,),
