@@ -178,15 +178,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         default_join_timeout=args.join_timeout,
         limits=limits,
     )
-    for problem in service.resume_report.problems:
+    report = service.resume_report
+    for problem in report.problems:
         print(f"cogs-arena serve: skipped a game that cannot be loaded: {problem}", file=sys.stderr)
+
+    def say(line: str) -> None:  # stderr only: under stdio, stdout carries the protocol
+        print(f"cogs-arena serve: {line}", file=sys.stderr, flush=True)
+
+    kept = "in memory (lost on exit)" if args.memory else str(store_path.absolute())
+    say(f"store {kept}; transcripts in {transcripts.absolute()}")
+    say(
+        f"resumed {report.unfinished} unfinished game(s) of {report.games} in the store; "
+        f"{len(report.transcripts_repaired)} transcript(s) repaired"
+        + (f"; {len(report.problems)} skipped" if report.problems else "")
+    )
     server = build_server(service)
     # Deadlines and join timeouts need a clock that runs while nobody calls.
     stop_ticker = service.start_ticker()
     try:
         if args.transport == "http":
-            serve_http(server, options, args.log_level)
+            serve_http(
+                server,
+                options,
+                args.log_level,
+                on_ready=lambda mcp_url, sse_url: say(
+                    f"listening: Streamable HTTP at {mcp_url}, HTTP+SSE at {sse_url}"
+                ),
+            )
         else:
+            say("speaking MCP over stdio (requests on stdin, answers on stdout)")
             server.run("stdio")
     finally:
         stop_ticker.set()

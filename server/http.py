@@ -5,7 +5,8 @@ Origin and bearer-token checks on every request), run with uvicorn."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+import socket
+from collections.abc import Callable, Iterable
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -61,8 +62,36 @@ def build_http_app(mcp: MCPServer, options: HttpOptions) -> App:
     return Guard(app, options)
 
 
-def serve_http(mcp: MCPServer, options: HttpOptions, log_level: str = "WARNING") -> None:
-    """Runs until SIGINT/SIGTERM. Raises BindRefused before binding anything."""
+def listen_urls(host: str, port: int) -> tuple[str, str]:
+    """The Streamable HTTP and the HTTP+SSE URLs a client connects to."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{MCP_PATH}", f"http://{shown}:{port}{SSE_PATH}"
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, calling `on_ready` with the bound port once it accepts connections."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[int], None]) -> None:
+        super().__init__(config)
+        self.on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.should_exit:
+            return
+        ports = [sock.getsockname()[1] for s in self.servers for sock in s.sockets]
+        self.on_ready(int(ports[0]) if ports else self.config.port)
+
+
+def serve_http(
+    mcp: MCPServer,
+    options: HttpOptions,
+    log_level: str = "WARNING",
+    on_ready: Callable[[str, str], None] | None = None,
+) -> None:
+    """Runs until SIGINT/SIGTERM. Raises BindRefused before binding anything. Once listening,
+    calls `on_ready` with the `/mcp` and `/sse` URLs (with the bound port, so port 0 shows the
+    port the system chose); by default it logs them."""
     check_bind(options)
     config = uvicorn.Config(
         build_http_app(mcp, options),
@@ -78,5 +107,12 @@ def serve_http(mcp: MCPServer, options: HttpOptions, log_level: str = "WARNING")
         # Open SSE streams never end on their own; do not hold a shutdown for them.
         timeout_graceful_shutdown=3,
     )
-    log.info("MCP on http://%s:%d%s and %s", options.host, options.port, MCP_PATH, SSE_PATH)
-    uvicorn.Server(config).run()
+
+    def ready(port: int) -> None:
+        urls = listen_urls(options.host, port)
+        if on_ready is None:
+            log.info("MCP on %s and %s", *urls)
+        else:
+            on_ready(*urls)
+
+    _Server(config, ready).run()

@@ -6,10 +6,9 @@ with `validated`."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar, get_args, get_origin
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -27,8 +26,10 @@ from .errors import BadArgument
 # The text rule is re-exported, so callers need only this module.
 from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
 from .text_rules import MAX_JSON_INT as MAX_JSON_INT
+from .text_rules import bot_names, game_names, schema_enum
 from .text_rules import check_text as check_text
 from .text_rules import clean_label as clean_label
+from .text_rules import json_container_fields as json_container_fields
 from .text_rules import json_problem as json_problem
 from .text_rules import lone_surrogate as lone_surrogate
 from .text_rules import shown as shown
@@ -114,6 +115,7 @@ Credential = Annotated[
     str, Field(max_length=MAX_ID_CHARS, description="Your seat's credential from new_game.")
 ]
 Name = Annotated[str, Field(max_length=MAX_ID_CHARS)]
+BotName = Annotated[str, Field(max_length=MAX_ID_CHARS, json_schema_extra=schema_enum(bot_names))]
 Label = Annotated[str, Field(max_length=MAX_LABEL_CHARS)]
 ModelLabel = Annotated[
     Label | None, Field(description="Label of the model playing (kept in the record).")
@@ -125,6 +127,12 @@ Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
 Cursor = Annotated[int, Field(ge=0, le=MAX_JSON_INT)]
 JsonInt = Annotated[int, Field(ge=-MAX_JSON_INT, le=MAX_JSON_INT)]
 SECONDS = " Seconds, > 0 and at most 30 days."
+PAGE = "Page number, from 1 (default 1); the answer says how many pages there are."
+PAGE_SIZE = f"Entries per page, 1 to {MAX_PAGE_SIZE} (default 50)."
+LOG_LIMIT = (
+    f"Most events to return, 1 to {MAX_LOG_LIMIT} (default 200); pass the answer's cursor as "
+    "`after` for the rest."
+)
 
 
 class PingInput(ToolInput):
@@ -138,7 +146,14 @@ class ListGamesInput(ToolInput):
 class NewGameInput(ToolInput):
     json_limits: ClassVar[dict[str, int]] = {"ruleset": MAX_RULESET_CHARS}
 
-    game: Annotated[str, Field(max_length=MAX_ID_CHARS, description="Game name from list_games.")]
+    game: Annotated[
+        str,
+        Field(
+            max_length=MAX_ID_CHARS,
+            description="Game name, one of those list_games lists.",
+            json_schema_extra=schema_enum(game_names),
+        ),
+    ]
     seed: Annotated[
         JsonInt | Name | None,
         Field(
@@ -154,14 +169,18 @@ class NewGameInput(ToolInput):
     seat: Annotated[
         Annotated[int, Field(ge=0, le=1000)] | Name | None,
         Field(
-            description="Seat name or number you take (default: the game's first seat).",
+            description="Seat you take: its name (list_games lists them) or its number from 0. "
+            "Default: seat 0, except in influence, where the seed picks it (even seed: seat 0, "
+            "odd: seat 1). The answer names the seat you got.",
             union_mode="left_to_right",
         ),
     ] = None
     bots: Annotated[
-        list[Name] | None,
+        list[BotName] | None,
         Field(
-            description="Bot name for all other seats, or one per other seat.",
+            description="One bot name for all the other seats, or one per other seat in seat "
+            "order; 'open' leaves a seat for another client (you get its invitation). Bot names "
+            "per game are in list_games. Default: the game's first bot that is not 'random'.",
             max_length=MAX_NAMES,
         ),
     ] = None
@@ -195,16 +214,19 @@ class ShowInput(ToolInput):
 class LegalMovesInput(ToolInput):
     game_id: GameId
     credential: Credential
-    kind: Annotated[Name | None, Field(description="Only entries of this kind.")] = None
+    kind: Annotated[
+        Name | None,
+        Field(
+            description="Only entries of this kind: one of the menu's kinds (the `kinds` that "
+            "legal_moves returns and its first line lists; they differ by game)."
+        ),
+    ] = None
     contains: Annotated[
         Name | None,
         Field(description="Only entries whose notation or description contains this text."),
     ] = None
-    page: Annotated[int, Field(ge=1, le=MAX_PAGE, description="Page number, from 1.")] = 1
-    page_size: Annotated[
-        int,
-        Field(ge=1, le=MAX_PAGE_SIZE, description=f"Entries per page, 1 to {MAX_PAGE_SIZE}."),
-    ] = 50
+    page: Annotated[int, Field(ge=1, le=MAX_PAGE, description=PAGE)] = 1
+    page_size: Annotated[int, Field(ge=1, le=MAX_PAGE_SIZE, description=PAGE_SIZE)] = 50
 
 
 @dataclass(frozen=True)
@@ -306,10 +328,7 @@ class LogInput(ToolInput):
     after: Annotated[
         Cursor, Field(description="Cursor from a previous call (0 for the start).")
     ] = 0
-    limit: Annotated[
-        int,
-        Field(ge=1, le=MAX_LOG_LIMIT, description=f"Events at most, 1 to {MAX_LOG_LIMIT}."),
-    ] = 200
+    limit: Annotated[int, Field(ge=1, le=MAX_LOG_LIMIT, description=LOG_LIMIT)] = 200
 
 
 class WaitInput(ToolInput):
@@ -377,18 +396,3 @@ def bad_argument(model_cls: type[BaseModel], exc: ValidationError) -> BadArgumen
         problems.setdefault(text, allowed)
     hints = [hint for hint in dict.fromkeys(problems.values()) if hint]
     return BadArgument("; ".join(problems) + ".", allowed=" | ".join(hints) or None)
-
-
-@functools.cache
-def json_container_fields(model_cls: type[BaseModel]) -> frozenset[str]:
-    """Fields that take a JSON array or object: clients sometimes send those as JSON text."""
-
-    def takes_container(annotation: Any) -> bool:
-        origin = get_origin(annotation)
-        if origin in (list, dict):
-            return True
-        return any(takes_container(arg) for arg in get_args(annotation))
-
-    return frozenset(
-        name for name, field in model_cls.model_fields.items() if takes_container(field.annotation)
-    )

@@ -54,8 +54,13 @@ from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
 
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True)
-ACTING = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False)
+# No tool reaches beyond this server's games: openWorldHint is false for all (see input_tool).
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+ACTING = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+)
 
 INSTRUCTIONS = """cogs-arena: board games for LLM seats.
 Start with list_games, then new_game (you get a game_id and a seat credential: pass both to every
@@ -270,17 +275,17 @@ def build_server(service: GameService) -> MCPServer[Any]:
         return _result(view, view.text)
 
     tools: list[Tool] = [
-        input_tool(ping, PingInput, READ_ONLY),
-        input_tool(list_games, ListGamesInput, READ_ONLY),
-        input_tool(new_game, NewGameInput, ACTING),
-        input_tool(join_game, JoinGameInput, ACTING),
-        input_tool(show, ShowInput, READ_ONLY),
-        input_tool(legal_moves, LegalMovesInput, READ_ONLY),
-        input_tool(play, PlayInput, ACTING),
-        input_tool(talk, TalkInput, ACTING),
-        input_tool(log, LogInput, READ_ONLY),
-        input_tool(wait, WaitInput, READ_ONLY),
-        input_tool(spectate, SpectateInput, READ_ONLY),
+        input_tool(ping, PingInput, READ_ONLY, "Ping"),
+        input_tool(list_games, ListGamesInput, READ_ONLY, "List games"),
+        input_tool(new_game, NewGameInput, ACTING, "Start a game"),
+        input_tool(join_game, JoinGameInput, ACTING, "Join a game"),
+        input_tool(show, ShowInput, READ_ONLY, "Show your view"),
+        input_tool(legal_moves, LegalMovesInput, READ_ONLY, "List legal moves"),
+        input_tool(play, PlayInput, ACTING, "Play a move"),
+        input_tool(talk, TalkInput, ACTING, "Talk to seats"),
+        input_tool(log, LogInput, READ_ONLY, "Read the event log"),
+        input_tool(wait, WaitInput, READ_ONLY, "Wait for your turn or news"),
+        input_tool(spectate, SpectateInput, READ_ONLY, "Spectate a game"),
     ]
 
     @contextlib.asynccontextmanager

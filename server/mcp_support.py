@@ -85,11 +85,22 @@ def _pre_parse(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, A
     return parsed
 
 
+def description_of(doc: str | None) -> str:
+    """A docstring as a tool description: no indentation, no blank lines around it, and each
+    paragraph on one line (a docstring's line breaks only fit it to the source's width)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+
+
 def input_tool(
-    fn: Callable[[Any, Ctx], Any], input_model: type[ToolInput], annotations: ToolAnnotations
+    fn: Callable[[Any, Ctx], Any],
+    input_model: type[ToolInput],
+    annotations: ToolAnnotations,
+    title: str,
 ) -> InputTool:
-    """The tool `fn` (named by its name, described by its docstring) taking `input_model`'s
-    fields as its flat arguments. The output schema comes from fn's return annotation."""
+    """The tool `fn` (named by its name, described by its docstring, titled `title`) taking
+    `input_model`'s fields as its flat arguments. The output schema comes from fn's return
+    annotation. Every tool acts on this server's games only: openWorldHint is false."""
     name = fn.__name__
     arg_model = create_model(f"{name}Arguments", __base__=(input_model, ArgModelBase))
     assert issubclass(arg_model, ArgModelBase)
@@ -97,7 +108,8 @@ def input_tool(
     return InputTool(
         fn=fn,
         name=name,
-        description=inspect.cleandoc(fn.__doc__ or ""),
+        title=title,
+        description=description_of(fn.__doc__),
         parameters=arg_model.model_json_schema(by_alias=True),
         fn_metadata=FuncMetadata(
             arg_model=arg_model,
@@ -106,7 +118,7 @@ def input_tool(
             wrap_output=output.wrap_output,
         ),
         is_async=inspect.iscoroutinefunction(fn),
-        annotations=annotations,
+        annotations=annotations.model_copy(update={"title": title, "open_world_hint": False}),
     )
 
 

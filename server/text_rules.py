@@ -1,11 +1,16 @@
 """The text rule of the boundary: a string the record can hold is valid Unicode (no lone UTF-16
 surrogate, which has no UTF-8 form), and a client's JSON object is small, shallow and made of
-JSON. Each check says what is wrong and where, never quoting the rejected text."""
+JSON. Each check says what is wrong and where, never quoting the rejected text. Also the
+names the input schemas list as enums (games, bots), looked up when a schema is made."""
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, get_args, get_origin
+
+from pydantic import BaseModel
 
 from .errors import BadArgument
 
@@ -113,3 +118,48 @@ def clean_label(value: str | None, max_chars: int) -> str | None:
     if lone_surrogate(value):
         value = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
     return value[:max_chars]
+
+
+@functools.cache
+def json_container_fields(model_cls: type[BaseModel]) -> frozenset[str]:
+    """Fields that take a JSON array or object: clients sometimes send those as JSON text."""
+
+    def takes_container(annotation: Any) -> bool:
+        origin = get_origin(annotation)
+        if origin in (list, dict):
+            return True
+        return any(takes_container(arg) for arg in get_args(annotation))
+
+    return frozenset(
+        name for name, field in model_cls.model_fields.items() if takes_container(field.annotation)
+    )
+
+
+# ---- names a schema lists --------------------------------------------------------------------
+
+
+def game_names() -> list[str]:
+    """The registered games that import on this install, as new_game's `game` takes them."""
+    from ..engines.registry import available
+
+    return available()
+
+
+def bot_names() -> list[str]:
+    """Every bot name some game accepts, then "open" (a seat left for another client)."""
+    from ..engines.registry import get_engine
+    from .seats import OPEN_SEAT
+
+    names = [bot for game in game_names() for bot in get_engine(game).bots()]
+    return [*dict.fromkeys(names), OPEN_SEAT]
+
+
+def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], None]:
+    """A `json_schema_extra` listing `names()` as the schema's enum. The names are looked up
+    when the schema is made, so importing the inputs loads no engine; validation is unchanged,
+    and the service still refuses an unknown name with the allowed ones."""
+
+    def add(schema: dict[str, Any]) -> None:
+        schema["enum"] = names()
+
+    return add
