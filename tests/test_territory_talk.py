@@ -100,10 +100,11 @@ def test_lines_are_cut_to_200_characters_on_character_boundaries() -> None:
     s = game()
     text = "é" * 150 + "😀" * 100
     move = E.parse_move(s, SABLE, f"say: {text}")
-    assert move.talk[0].text == text[:200]
+    # A cut line keeps 199 characters and ends in '…', so it says it was cut.
+    assert move.talk[0].text == text[:199] + "…"
     assert len(move.talk[0].text) == 200
     queued = E.talk(s, SABLE, text, None)
-    assert queued.pending_talk[0].text == text[:200]
+    assert queued.pending_talk[0].text == text[:199] + "…"
     note = E.parse_move(s, SABLE, "note: " + "x" * 300).note
     assert note == "x" * 120
 

@@ -39,7 +39,7 @@ def _order(tiles: _Tiles) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
 
     def key(kc: tuple[str, int]) -> tuple[int, int, int]:
         j = KEY_INDEX[kc[0]]
-        return (-rows[j][4], kc[1], KEY_RANK[j])
+        return (-rows[j][3], kc[1], KEY_RANK[j])
 
     return key
 
@@ -70,8 +70,8 @@ def _raze_target(
     for key, cost in obs["razeReach"].items():
         j = KEY_INDEX[key]
         row = rows[j]
-        if row[5] == victim and row[4] >= min_yield:
-            options.append((-row[4], cost if by_cost else 0, KEY_RANK[j], key, cost))
+        if row[4] == victim and row[3] >= min_yield:
+            options.append((-row[3], cost if by_cost else 0, KEY_RANK[j], key, cost))
     if not options:
         return None
     best = min(options)

@@ -10,12 +10,14 @@ from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
-from .moves import TerritoryMove, clean_text, move_from_json, move_json, move_text, parse_text
+from .menu import menu
+from .moves import TerritoryMove, clean_talk, move_from_json, move_json, move_text, parse_text
+from .render import render
 from .resolve import hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool
 from .ruleset import TerritoryRuleset
 from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
-from .views import menu, observe, render, spectate
+from .views import observe, spectate
 
 
 class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
@@ -136,7 +138,7 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
                 )
             if not 0 <= to[0] < SEATS:
                 raise IllegalMove(f"No seat {to[0]}.", allowed=", ".join(ALIASES))
-        line = clean_text(text, state.ruleset.talk_chars)
+        line = clean_talk(text, state.ruleset.talk_chars)
         if not line:
             raise IllegalMove("A talk line needs some text.")
         return queue_talk(state, seat, line, None if to is None else to[0])

@@ -72,9 +72,29 @@ _NOTE_START = re.compile(r"^note\b", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 
+CUT_MARK = "…"
+"""Ends a talk line cut at the limit: the line keeps exactly `limit` code points, the last one this
+mark, so the cut survives the text form and every reader can tell (`talk_was_cut`)."""
+
+
 def clean_text(text: str, limit: int) -> str:
     """One line of at most `limit` code points, so it survives the line-based text form."""
     return _CONTROL.sub(" ", text).strip()[:limit].rstrip()
+
+
+def clean_talk(text: str, limit: int) -> str:
+    """A talk line: like `clean_text`, but a line over the limit keeps its first `limit` - 1 code
+    points and ends with CUT_MARK, so it says it was cut."""
+    line = _CONTROL.sub(" ", text).strip()
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1] + CUT_MARK
+
+
+def talk_was_cut(text: str, limit: int) -> bool:
+    """True for a line `clean_talk` cut (a line typed to exactly the limit ending in the mark
+    reads the same)."""
+    return len(text) == limit and text.endswith(CUT_MARK)
 
 
 def _bad(what: str) -> MalformedMove:
@@ -155,7 +175,7 @@ def parse_text(text: str, talk_chars: int, note_chars: int) -> TerritoryMove:
                 m = _SAY.match(rest)
                 if not m:
                     raise _bad(f"the talk line {rest!r} (write 'say: TEXT' or 'say ALIAS: TEXT')")
-                line = clean_text(m.group(2), talk_chars)
+                line = clean_talk(m.group(2), talk_chars)
                 if not line:
                     raise _bad(f"the talk line {rest!r}: it has no text")
                 talk.append(Talk(_talk_to(m.group(1)), line))
@@ -293,7 +313,7 @@ def move_from_json(data: Any, talk_chars: int, note_chars: int) -> TerritoryMove
             to, text = _talk_to(raw_to), item["text"]
         else:
             raise _bad(f'the talk line {item!r} (use {{"to": null, "text": "..."}})')
-        line = clean_text(text, talk_chars)
+        line = clean_talk(text, talk_chars)
         if not line:
             raise _bad("a talk line with no text")
         talk.append(Talk(to, line))
