@@ -14,10 +14,11 @@ from .bots import BOTS
 from .frames import frame_record
 from .moves import Action, Move, Order
 from .render import render
-from .room import ALIASES, HOMES, VATS
+from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
 from .sim import SEATS, Room
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
+from .trip import hold_note, own_cog
 from .views import room_view
 
 
@@ -81,15 +82,25 @@ class ChemistryEngine(Engine[ChemState, Move]):
                 complete=True,
                 instructions="One action for this tick: " + mv.ACTION_SYNTAX + ".",
             )
+        held = state.cogs[seat].hand
+        menu = mv.order_menu(rs)
+        if held:
+            menu = tuple(
+                replace(
+                    m, description=f"{m.description}; {hold_note(mv.parse_order(m.notation), held)}"
+                )
+                for m in menu
+            )
+        holding = f"Your cog holds {'+'.join(SPECIES[h] for h in held)}. " if held else ""
         return LegalMoves(
-            mv.order_menu(rs),
+            menu,
             complete=True,
             hints={"say_max": mv.SAY_MAX, "notes_max": mv.NOTES_MAX},
             instructions=(
-                f"Pick the standing order your cog follows for the next {rs.ticks_per_shift} "
-                "ticks. You may add a line `say: ...` (at most 80 characters, every seat reads "
-                "it next shift) and a line `notes: ...` (at most 320 characters, private to you; "
-                "leave it out to keep your current notes)."
+                f"{holding}Pick the standing order your cog follows for the next "
+                f"{rs.ticks_per_shift} ticks. You may add a line `say: ...` (at most 80 "
+                "characters, every seat reads it next shift) and a line `notes: ...` (at most "
+                "320 characters, private to you; leave it out to keep your current notes)."
             ),
         )
 
@@ -205,6 +216,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
         view["seat"] = seat
         view["alias"] = ALIASES[seat]
         view["notes"] = state.notes[seat]
+        report = view.get("report")
+        if isinstance(report, dict):
+            report["own_cog"] = own_cog(state, seat)
         view["menu"] = (
             []
             if state.ended is not None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .room import HEIGHT, RINGS, VATS, WALL, WIDTH, cell
+from .trip import own_cog_text
 
 MOLECULE_CHAR = {"resin": "r", "spark": "s", "brine": "b", "glitter": "g", "quartz": "q"}
 LEGEND = (
@@ -76,6 +77,8 @@ def _report(rep: Mapping[str, Any]) -> list[str]:
         lines.append("  " + "; ".join(x for x in (cold, starts) if x) + ".")
     if hoarded:
         lines.append(f"  Hoard drops: {hoarded}.")
+    if rep.get("own_cog"):
+        lines.append(own_cog_text(rep["own_cog"]))
     return lines
 
 
@@ -109,6 +112,8 @@ def render(view: Mapping[str, Any]) -> str:
         )
     )
     lines.append("Cogs (seat alias cell hand eaten | order in force | say):")
+    if view.get("orders_note"):
+        lines.append(f"  ({view['orders_note']})")
     orders = {o["seat"]: o for o in view["orders"]}
     for g in view["cogs"]:
         o = orders.get(g["seat"], {})

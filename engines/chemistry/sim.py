@@ -34,7 +34,7 @@ from .room import (
     vent_targets,
 )
 from .ruleset import ChemistryRuleset
-from .state import ChemState, Cog, Counters, Report, Vat
+from .state import ChemState, Cog, Counters, Report, Trip, Vat
 
 SEATS = 8
 
@@ -96,6 +96,12 @@ class Room:
         self.r_coldstart: list[tuple[int, int, int]] = []
         self.r_cold: list[tuple[int, int]] = []
         self.r_rot = 0
+        self.r_start = list(self.pos)
+        self.r_hand = [tuple(h) for h in self.hand]
+        self.r_steps = [0] * SEATS
+        self.r_blocked = [0] * SEATS
+        self.r_taken = [[0] * len(SPECIES) for _ in range(SEATS)]
+        self.r_floor = [0] * SEATS
         self.charge_before = list(self.charge)
         self.frames: list[str] = []
         self.last_charges = list(self.charge)
@@ -151,6 +157,17 @@ class Room:
             cold_events=tuple(self.r_cold),
             charges=tuple((v, self.charge_before[v], self.charge[v]) for v in self.present),
             rotted=self.r_rot,
+            trips=tuple(
+                Trip(
+                    self.r_start[i],
+                    self.r_steps[i],
+                    self.r_blocked[i],
+                    self.r_hand[i],
+                    tuple(self.r_taken[i]),
+                    self.r_floor[i],
+                )
+                for i in range(len(self.pos))
+            ),
         )
         return replace(
             s,
@@ -213,6 +230,7 @@ class Room:
                     mol[c] = -1
                     mcells[sp].discard(c)
                     hand[i].append(sp)
+                    self.r_taken[i][sp] += 1
                     ev.append(f"t{i}")
             elif a == DROP and hand[i]:
                 c = pos[i]
@@ -242,6 +260,7 @@ class Room:
                         self.r_hoard[i] += 1
                         ev.append(f"d{i}h")
                     else:
+                        self.r_floor[i] += 1
                         ev.append(f"d{i}f")
 
         # 4. Moves against the live board, lower slot first.
@@ -256,8 +275,10 @@ class Room:
                     occ[n] = i
                     pos[i] = n
                     timer[i] = reset
+                    self.r_steps[i] += 1
                     ev.append(f"m{i}@{n}")
                     continue
+                self.r_blocked[i] += 1
             if timer[i] > 0:
                 timer[i] -= 1
 

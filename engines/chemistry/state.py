@@ -41,6 +41,33 @@ class Counters:
 
 
 @dataclass(frozen=True)
+class Trip:
+    """What one cog did during a batch, for the seat's own line of the report."""
+
+    start: int
+    """cell at the start of the batch (the end cell is the cog's cell in the state)"""
+    steps: int
+    blocked: int
+    """move attempts that failed against a wall or another cog"""
+    hand_start: tuple[int, ...]
+    taken: tuple[int, ...]
+    """units taken, by species index"""
+    floor_drops: int
+    """drops off every pad and off the seat's home (a wrong molecule set down)"""
+
+
+def trip_to_json(t: Trip) -> list[Any]:
+    return [t.start, t.steps, t.blocked, list(t.hand_start), list(t.taken), t.floor_drops]
+
+
+def trip_from_json(d: Any) -> Trip:
+    start, steps, blocked, hand, taken, floor = d
+    return Trip(
+        int(start), int(steps), int(blocked), tuple(hand), tuple(int(n) for n in taken), int(floor)
+    )
+
+
+@dataclass(frozen=True)
 class Report:
     """What happened during the last batch (a shift, or one tick under `control: ticks`)."""
 
@@ -61,6 +88,8 @@ class Report:
     charges: tuple[tuple[int, int, int], ...]
     """(vat, charge before, charge after)"""
     rotted: int
+    trips: tuple[Trip, ...] = ()
+    """one per seat, in slot order (empty in reports stored before trips were kept)"""
 
 
 @dataclass(frozen=True)
@@ -115,6 +144,7 @@ def report_to_json(r: Report) -> dict[str, Any]:
         "cold_events": [list(x) for x in r.cold_events],
         "charges": [list(x) for x in r.charges],
         "rotted": r.rotted,
+        "trips": [trip_to_json(t) for t in r.trips],
     }
 
 
@@ -139,6 +169,7 @@ def report_from_json(d: Mapping[str, Any]) -> Report:
         cold_events=tuple((int(a), int(b)) for a, b in d["cold_events"]),
         charges=_t3(d["charges"]),
         rotted=d["rotted"],
+        trips=tuple(trip_from_json(t) for t in d.get("trips", ())),
     )
 
 
@@ -211,4 +242,4 @@ def state_from_json(d: Mapping[str, Any]) -> ChemState:
     )
 
 
-__all__ = ["Action", "ChemState", "Cog", "Counters", "Order", "Report", "Vat"]
+__all__ = ["Action", "ChemState", "Cog", "Counters", "Order", "Report", "Trip", "Vat"]

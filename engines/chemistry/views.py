@@ -13,6 +13,7 @@ from .moves import Order, move_text, parse_action, parse_order
 from .room import ALIASES, CENTRES, HOMES, SPECIES, VAT_TAKES, VATS, VENTS, cell, xy
 from .ruleset import ChemistryRuleset
 from .state import ChemState, Cog, Counters, Report, Vat
+from .trip import BOTS_CHOOSE, BOTS_CHOOSE_TICKS
 
 
 def _xy(c: int) -> list[int]:
@@ -111,6 +112,7 @@ def room_view(s: ChemState) -> dict[str, Any]:
             }
             for i, m in enumerate(s.last)
         ],
+        "orders_note": BOTS_CHOOSE_TICKS if rs.control == "ticks" else BOTS_CHOOSE,
         "report": None if s.report is None else report_view(s.report),
         "scores": list(s.counters.eaten),
     }
