@@ -30,6 +30,7 @@ from .board import spot_pattern
 from .bots import BOTS, worst_tile
 from .menu import entries
 from .moves import Move
+from .odds import PASS_TEXT, lay_hints
 from .ruleset import BlendingRules
 from .scoring import breakdown, totals
 from .state import State, from_json, to_json
@@ -40,8 +41,10 @@ INSTRUCTIONS = (
     "In any order: steps ('move X,Y', home land costs 1/3 of a step), placements (1 anywhere, or "
     "up to 3 near your hero; 'place tID X,Y' for a single, 'place tID X,Y rROT' for a blend over "
     "the 2x2 block with top-left X,Y), and one main action (more / fight / bolster / guardian / "
-    "swap). In a fight: 'lay tID@POS KIND' for each pair you want, then 'flip' one by one, or "
-    "'stop'. Any tile with the same face as a listed one may be named instead."
+    "swap). In a fight: 'lay tID@POS KIND' for each pair you want (each lay shows its win / tie / "
+    "loss odds, also in hints.lay_odds), then 'flip' one by one, or 'stop' ("
+    + PASS_TEXT
+    + "). Any tile with the same face as a listed one may be named instead."
 )
 
 
@@ -85,7 +88,12 @@ class BlendingEngine(Engine[State, Move]):
 
     def legal_moves(self, state: State, seat: int) -> LegalMoves:
         self._check_seat(state, seat)
-        return LegalMoves(tuple(entries(state)), complete=True, instructions=INSTRUCTIONS)
+        return LegalMoves(
+            tuple(entries(state)),
+            complete=True,
+            hints=lay_hints(state),
+            instructions=INSTRUCTIONS,
+        )
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
         return self._fill(state, mv.parse(text))

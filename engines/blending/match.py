@@ -6,6 +6,7 @@ from ..errors import IllegalMove
 from ..rng import Stream
 from .board import cheb
 from .moves import Move
+from .odds import summary
 from .rules import bump, draw, guardian_by_id, guardians_of, set_hand, tile_name, with_log
 from .state import Fight, Guardian, State
 from .tiles import KIND_NAME, beats, pips
@@ -163,8 +164,9 @@ def do_loss_discard(s: State, move: Move) -> State:
     hand.remove(move.tile)
     set_hand(s, s.seat, hand)
     s.discard = (*s.discard, move.tile)
-    s.fight = Fight(**{**f.__dict__, "pending_loss": False})
-    with_log(s, f"seat {s.seat} lost {tile_name(s, move.tile)} to the discard pile")
+    line = f"seat {s.seat} lost {tile_name(s, move.tile)} to the discard pile"
+    s.fight = Fight(**{**f.__dict__, "pending_loss": False, "results": (*f.results, line)})
+    with_log(s, line)
     _after_flip(s)
     return s
 
@@ -214,9 +216,13 @@ def end_fight(s: State, why: str) -> None:
             for g in s.guardians
         )
         s.discard = (*s.discard, *f.beaten)
+    g = guardian_by_id(s, f.gid)
+    assert g is not None
     s.fight = None
     s.phase = "turn"
-    with_log(s, f"seat {s.seat}: {why}; G{f.gid} survives")
+    line = f"seat {s.seat}: {why}; G{f.gid} survives"
+    s.last_fight = summary(s, f, g.owner, line)
+    with_log(s, line)
 
 
 def do_stop(s: State) -> State:
@@ -231,11 +237,12 @@ def _kill(s: State, g: Guardian, f: Fight) -> None:
     set_hand(s, s.seat, (*s.hands[s.seat], *f.beaten, *reward))
     s.fight = None
     bump(s, kills=1)
-    with_log(
-        s,
+    line = (
         f"seat {s.seat} killed G{g.gid} (seat {g.owner}): took {len(f.beaten) + len(f.taken)} "
-        f"of its tiles and drew {len(reward)}",
+        f"of its tiles and drew {len(reward)}"
     )
+    s.last_fight = summary(s, f, g.owner, line)
+    with_log(s, line)
     r = s.rules
     if len(guardians_of(s, s.seat)) < r.guardians_per_player and (
         len(s.hands[s.seat]) >= r.guardian_pile

@@ -12,6 +12,7 @@ from ..protocol import MoveInfo
 from .board import blend_near, cheb, single_ok
 from .match import fight_problem, next_pair
 from .memo import Memo
+from .odds import flip_text, lay_odds, odds_text, stop_text
 from .rules import guardian_problem, placement_mode, step_options, walk_choices
 from .spots import Singles, spots_for
 from .state import Pos, State
@@ -260,21 +261,21 @@ def entries(s: State) -> list[MoveInfo]:
                 for pos in range(1, len(f.row) + 1):
                     if pos - 1 in taken:
                         continue
-                    target = _tile(s, f.row[pos - 1])
+                    target_tile = f.row[pos - 1]
+                    target = _tile(s, target_tile)
                     for k in lands:
+                        odds = odds_text(lay_odds(s.faces[target_tile - 1], k))
                         out.append(
                             MoveInfo(
                                 f"lay t{t}@{pos} {KIND_NAME[k]}",
-                                f"lay t{t} as {KIND_NAME[k]} against {target}",
+                                f"lay t{t} as {KIND_NAME[k]} against {target}: {odds}",
                                 "lay",
                             )
                         )
         pair = next_pair(f)
         if pair is not None:
-            out.append(MoveInfo("flip", f"flip position {pair[0] + 1}", "flip"))
-        out.append(
-            MoveInfo("stop", "stop the fight (the guardian keeps its set-aside tiles)", "stop")
-        )
+            out.append(MoveInfo("flip", flip_text(s, f, pair), "flip"))
+        out.append(MoveInfo("stop", stop_text(s, f), "stop"))
         return out
     if phase == "loss":
         return [

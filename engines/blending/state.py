@@ -104,6 +104,9 @@ class State:
     ended: str = ""
     log: tuple[str, ...] = ()
     """Public event lines of the current and previous turn."""
+    last_fight: tuple[str, ...] = ()
+    """Public summary of the last fight that ended: a headline, its flip results (and loss
+    discards), then how it ended (a kill or the guardian surviving). See odds.summary."""
 
     def clone(self) -> State:
         """A shallow copy: the caller replaces (never mutates) the containers it changes."""
@@ -187,6 +190,7 @@ def to_json(s: State) -> dict[str, Any]:
         },
         "ended": s.ended,
         "log": list(s.log),
+        "last_fight": list(s.last_fight),
     }
 
 
@@ -264,4 +268,5 @@ def from_json(d: Mapping[str, Any]) -> State:
         ),
         ended=d["ended"],
         log=tuple(d["log"]),
+        last_fight=tuple(d.get("last_fight", ())),
     )

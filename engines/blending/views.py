@@ -4,7 +4,9 @@ The map, blends, primers and discard pile are tuples (JSON arrays once serialise
 views while they are unchanged, which keeps a view cheap to build; views are read-only values.
 
 A seat sees its own hand in full, rivals' hands as counts by pips, every guardian pile and the
-discard pile face up, and the stock as a count. `render` reads only the view dict.
+discard pile face up, and the stock as a count. `render` reads only the view dict. `last_fight`
+(the flips, loss discards and end of the last fight that ended) is shown while its last line is
+still among the recent events.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from .board import cheb
 from .memo import Memo
+from .odds import PASS_TEXT
 from .scoring import breakdown
 from .state import State
 from .tiles import CLASS_HOME, CLASS_NAME, KIND_NAME, LAND_LETTER, LAND_NAME, START, face_text
@@ -162,6 +165,8 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
             "results": list(f.results[-12:]),
             "pile_size": len(g.pile),
         }
+    if s.last_fight and s.last_fight[-1] in s.log:
+        out["last_fight"] = list(s.last_fight)
     if s.phase == "pick":
         out["pick"] = {"for": s.pick_for, "at": list(s.pick_at), "count": len(s.picked)}
     if seat is not None:
@@ -286,10 +291,16 @@ def render(v: Mapping[str, JSON]) -> str:
             aside = " ".join(f["set_aside"]) or "-"
             out.append(f"  set aside: {aside}; taken: {' '.join(f['taken']) or '-'}")
         out += ["  " + line for line in f["results"]]
+        out.append(
+            "  Lay entries in legal_moves show each lay's win / tie / loss odds; "
+            f"stop is a {PASS_TEXT}."
+        )
     if "pick" in v:
         p = v["pick"]
         picked = _tiles(p.get("picked", []))
         out.append(f"Picking tiles for {p['for']}: {p['count']} picked {picked}".rstrip())
+    if v.get("last_fight"):
+        out += ["", "Last fight:"] + ["  " + line for line in v["last_fight"]]
     if v["log"]:
         out += ["", "Recent events:"] + ["  " + line for line in v["log"][-8:]]
     return "\n".join(out)
