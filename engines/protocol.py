@@ -257,6 +257,11 @@ class Engine(ABC, Generic[S, M]):
     def render(self, view: Mapping[str, JSON]) -> str:
         """Readable text of an observation or a spectator view."""
 
+    def render_brief(self, view: Mapping[str, JSON]) -> str:
+        """The compact text of a view (status, board, scores) that a host sends after a move:
+        an engine may leave out legends and help that do not change. Default: `render`."""
+        return self.render(view)
+
     def visible_move_text(self, move: M, mover: int, viewer: int | None) -> str | None:
         """How an applied move reads in another seat's log (None: not shown to that viewer)."""
         return self.move_text(move)

@@ -68,7 +68,8 @@ async def run_demo(
             view = played["view"]
             decision += 1
             calls += 2
-        print(view["text"])
+        final = await client.call_tool("show", {"game_id": gid, "credential": cred})
+        print("".join(getattr(block, "text", "") for block in final.content))
         outcome = view["outcome"]
         names = [s["name"] for s in game["seats"]]
         winners = ", ".join(names[i] for i in outcome["winners"])

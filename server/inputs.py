@@ -26,7 +26,7 @@ from .errors import BadArgument
 # The text rule is re-exported, so callers need only this module.
 from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
 from .text_rules import MAX_JSON_INT as MAX_JSON_INT
-from .text_rules import bot_names, game_names, schema_enum
+from .text_rules import BriefDetail, FullDetail, Seed, bot_names, game_names, schema_enum
 from .text_rules import check_text as check_text
 from .text_rules import clean_label as clean_label
 from .text_rules import json_container_fields as json_container_fields
@@ -154,14 +154,7 @@ class NewGameInput(ToolInput):
             json_schema_extra=schema_enum(game_names),
         ),
     ]
-    seed: Annotated[
-        JsonInt | Name | None,
-        Field(
-            description="Seed (same seed, same game): an integer or a short text. Random if "
-            "omitted.",
-            union_mode="left_to_right",  # "5" from a client that sends text is the seed 5
-        ),
-    ] = None
+    seed: Seed = None
     ruleset: Annotated[
         dict[str, Any] | None,
         Field(description="Ruleset overrides (see list_games); unknown keys are rejected."),
@@ -209,6 +202,7 @@ class JoinGameInput(ToolInput):
 class ShowInput(ToolInput):
     game_id: GameId
     credential: Credential
+    detail: FullDetail = "full"
 
 
 class LegalMovesInput(ToolInput):
@@ -281,6 +275,7 @@ class PlayInput(ToolInput):
         Cursor | None,
         Field(description="The view's decision number you are answering (optional guard)."),
     ] = None
+    detail: BriefDetail = "brief"
 
     @model_validator(mode="after")
     def _one_form(self) -> PlayInput:

@@ -21,6 +21,7 @@ from .records import GameRecord, SeatRecord
 from .referee import Referee
 from .seats import OPEN_SEAT, default_bot, hash_secret, new_secret, seat_index
 from .sessions import Session, Sessions
+from .text_rules import SEED_BITS
 
 log = logging.getLogger("cogs_arena.lobby")
 
@@ -74,7 +75,9 @@ class Lobby:
     ) -> NewGame:
         engine = get_engine(args.game)
         rules = engine.ruleset(args.ruleset)
-        seed = secrets.randbelow(2**31) if args.seed is None else args.seed
+        # 128 random bits: a seat must not be able to guess the hidden draws. Every engine
+        # takes any int (Territory's generator reduces it modulo 2^32, like the reference).
+        seed = secrets.randbits(SEED_BITS) if args.seed is None else args.seed
         names = engine.seat_names(rules)
         own = (
             engine.default_seat(rules, seed) if args.seat is None else seat_index(names, args.seat)
@@ -158,7 +161,7 @@ class Lobby:
             seat=own,
             seat_name=names[own],
             credential=credential,
-            seed=seed,
+            seed=view.seed,
             seats=[_seat_json(s) for s in seats],
             view=view,
             invitations=invitations,
@@ -221,7 +224,7 @@ class Lobby:
             seat=seat_rec.index,
             seat_name=seat_rec.name,
             credential=credential,
-            seed=record.seed,
+            seed=view.seed,
             seats=[_seat_json(s) for s in record.seats],
             view=view,
         )

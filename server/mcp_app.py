@@ -73,6 +73,8 @@ line to all seats or named seats; log lists the events your seat may see after a
 
 
 def _result(model: BaseModel, text: str) -> CallToolResult:
+    """The text block and the structured content. A view's text is only in the text block
+    (View.text is left out of every dump), so a result does not carry the view twice."""
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=model.model_dump(mode="json"),
@@ -97,7 +99,7 @@ def _seat_text(result: NewGame) -> str:
     lines = [
         f"game_id: {result.game_id}",
         f"credential: {result.credential}",
-        f"You are {result.seat_name} (seat {result.seat}); seed {result.seed}.",
+        f"You are {result.seat_name} (seat {result.seat}).",
     ]
     lines.extend(f"Invitation for {name}: {code}" for name, code in result.invitations.items())
     if result.spectator_code:
@@ -206,8 +208,9 @@ def build_server(service: GameService) -> MCPServer[Any]:
         return _result(result, _seat_text(result))
 
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
-        """Your seat's view of the game: board, whose turn, what you may know."""
-        view = service.show(args.game_id, args.credential)
+        """Your seat's view of the game: board, whose turn, what you may know. `detail`:
+        full (default), brief or none."""
+        view = service.show(args.game_id, args.credential, detail=args.detail)
         return _result(view, view.text)
 
     def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
@@ -219,7 +222,9 @@ def build_server(service: GameService) -> MCPServer[Any]:
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
         """Play: give exactly one of move, number, moves or structured. A rejected move returns
-        the reason; you may try once more, then the default move is played for you."""
+        the reason; you may try once more, then the default move is played for you. A whole
+        turn fits in one call with `moves=[...]`. The answer carries your new view: brief by
+        default (`detail`: full, brief or none)."""
         result = service.play(
             args.game_id,
             args.credential,
@@ -227,6 +232,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
             why=args.why,
             request_id=args.request_id,
             expect_decision=args.decision,
+            detail=args.detail,
         )
         return _result(result, _play_text(result))
 

@@ -33,7 +33,12 @@ class View(BaseModel):
     submitted: bool = False
     decision: int
     observation: dict[str, Any]
-    text: str
+    """Empty when the view was asked for with detail 'none'."""
+    text: str = Field(default="", exclude=True)
+    """The readable view. Not in the structured form: the MCP result's text block carries it."""
+    detail: str = "full"
+    seed: int | str | None = None
+    """Shown once the game is over (a seat could derive hidden draws from it during play)."""
     chat: list[str] = Field(default_factory=list)
     outcome: dict[str, Any] | None = None
     log_cursor: int = 0
@@ -46,7 +51,8 @@ class NewGame(BaseModel):
     seat: int
     seat_name: str
     credential: str
-    seed: int | str
+    seed: int | str | None = None
+    """Hidden while the game runs (see View.seed)."""
     seats: list[dict[str, Any]]
     view: View
     invitations: dict[str, str] = Field(default_factory=dict)

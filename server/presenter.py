@@ -29,8 +29,34 @@ from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
 from .sessions import Session
 from .store import Store
+from .text_rules import shown_seed
 
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)
+
+BRIEF_DROPS: dict[str, tuple[str, ...]] = {
+    "influence": ("Legend:", "Neighbours of"),
+    "territory": ("Board: pointy-top",),
+    "chemistry": ("Legend:",),
+    "blending": ("Map: x grows", "gN: a guardian", "square: a double"),
+}
+"""Per game, the starts of the board text's lines a brief view leaves out: legends and help
+that do not change during a game (the full view and the rules carry them)."""
+
+
+BRIEF_SQUEEZED = frozenset({"influence"})
+"""Games whose brief board keeps one space between cells: every row lists all its cells in
+column order under a row label, so the drawing's alignment adds only spaces."""
+
+
+def brief_board(game: str, board: str) -> str:
+    """The board text without its standing legends and help (see BRIEF_DROPS)."""
+    drops = BRIEF_DROPS.get(game, ())
+    lines = [line for line in board.splitlines() if not line.lstrip().startswith(drops)]
+    if game in BRIEF_SQUEEZED:
+        lines = [
+            " ".join(line.split()) if line.startswith(("row", "   col")) else line for line in lines
+        ]
+    return "\n".join(lines)
 
 
 class Presenter:
@@ -40,9 +66,10 @@ class Presenter:
 
     # ---- views -----------------------------------------------------------------------------
 
-    def view(self, session: Session, seat: int, events: list[Event]) -> View:
+    def view(self, session: Session, seat: int, events: list[Event], detail: str = "full") -> View:
         """The seat's view. Records a `view` event (into `events`) the first time the seat sees
-        this view, and hands over the fallbacks it has not been told of yet."""
+        this view, and hands over the fallbacks it has not been told of yet. `detail` says how
+        much of it the answer carries (full, brief, none); what is recorded does not change."""
         record, engine = session.record, session.engine
         observation = engine.observe(session.state, seat)
         to_act = engine.to_act(session.state)
@@ -50,7 +77,13 @@ class Presenter:
         chat = self.chat_for(session, seat)
         seat_rec = record.seats[seat]
         fallbacks = list(seat_rec.unseen_fallbacks)
-        text = self._text(session, seat, engine.render(observation), to_act, chat, fallbacks)
+        if detail == "none":
+            board = ""
+        elif detail == "brief":
+            board = brief_board(record.game, engine.render_brief(observation))
+        else:
+            board = engine.render(observation)
+        text = self._text(session, seat, board, to_act, chat, fallbacks, brief=detail == "none")
         digest = view_digest(observation)
         submitted = seat in record.pending
         key = hashlib.sha256(
@@ -79,13 +112,20 @@ class Presenter:
             to_act=[record.seats[i].name for i in to_act],
             submitted=submitted,
             decision=record.decision,
-            observation=observation,
+            observation={} if detail == "none" else observation,
             text=text,
-            chat=chat,
+            detail=detail,
+            seed=self.seed_shown(session),
+            chat=[] if detail == "none" else chat,
             outcome=None if outcome is None else outcome.to_json(),
             log_cursor=self.cursor(session, seat, events),
             fallbacks=fallbacks,
         )
+
+    @staticmethod
+    def seed_shown(session: Session) -> int | str | None:
+        """The game's seed once the game is over; hidden before (hidden draws derive from it)."""
+        return shown_seed(session.record.seed) if session.record.status == "over" else None
 
     def cursor(self, session: Session, viewer: int | None, events: list[Event]) -> int:
         """Where the viewer's log stands after this step: the seq of the last event it may
@@ -117,6 +157,7 @@ class Presenter:
             decision=record.decision,
             observation=view,
             text=text,
+            seed=self.seed_shown(session),
             chat=chat,
             outcome=None if outcome is None else outcome.to_json(),
             log_cursor=self.cursor(session, None, []),
@@ -130,7 +171,9 @@ class Presenter:
         to_act: tuple[int, ...],
         chat: list[str],
         fallbacks: list[str],
+        brief: bool = False,
     ) -> str:
+        """The view's text; `brief` (detail 'none'): the status lines only."""
         record = session.record
         # No game id here: the text must read the same for the same seed and moves.
         lines = [f"{session.engine.title}: you are {record.seats[seat].name} (seat {seat})."]
@@ -145,6 +188,7 @@ class Presenter:
             if outcome is not None:
                 winners = ", ".join(record.seats[i].name for i in outcome.winners)
                 lines.append(f"Game over ({outcome.reason}); winner(s): {winners}.")
+                lines.append(f"Seed: {record.seed} (same seed, same game).")
         elif seat in record.pending:
             waiting = ", ".join(record.seats[i].name for i in to_act if i not in record.pending)
             lines.append(f"You have submitted this turn; waiting for {waiting}.")
@@ -152,6 +196,8 @@ class Presenter:
             lines.append("It is your turn: call legal_moves, then play.")
         else:
             lines.append("Waiting for " + ", ".join(record.seats[i].name for i in to_act) + ".")
+        if brief:
+            return "\n".join(lines) + "\n"
         lines.append("")
         lines.append(board.rstrip())
         if chat:

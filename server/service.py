@@ -157,13 +157,13 @@ class GameService:
 
     # ---- reads: they write nothing but a view a seat has not seen before ------------------
 
-    def show(self, game_id: str, credential: str) -> View:
-        args = validated(ShowInput, game_id=game_id, credential=credential)
+    def show(self, game_id: str, credential: str, *, detail: str = "full") -> View:
+        args = validated(ShowInput, game_id=game_id, credential=credential, detail=detail)
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
             self.deadlines.enforce(session)
             events: list[Any] = []
-            view = self.presenter.view(session, seat, events)
+            view = self.presenter.view(session, seat, events, args.detail)
             self.sessions.commit(session, events)
             return view
 
@@ -244,6 +244,7 @@ class GameService:
         why: str | None = None,
         request_id: str | None = None,
         expect_decision: int | None = None,
+        detail: str = "brief",
     ) -> PlayResult:
         args = validated(
             PlayInput,
@@ -256,6 +257,7 @@ class GameService:
             why=why,
             request_id=request_id,
             decision=expect_decision,
+            detail=detail,
         )
         return self.desk.play(args)
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import Any, get_args, get_origin
+from typing import Annotated, Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator, Field
 
 from .errors import BadArgument
 
@@ -163,3 +163,53 @@ def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], No
         schema["enum"] = names()
 
     return add
+
+
+# ---- how much of a view a result carries, and seeds ------------------------------------------
+
+Detail = Literal["full", "brief", "none"]
+DETAIL_HELP = (
+    "How much of your view the answer carries: 'full' (the whole board with its legend and "
+    "help), 'brief' (status, what the host played for you, the compact board and scores) or "
+    "'none' (one status line; the structured view keeps only the status fields)."
+)
+MAX_SEED_DIGITS = 40
+"""A seed given as text of at most this many digits is that integer (a random seed has 39)."""
+SEED_BITS = 128
+"""A game started without a seed gets a random one of this many bits."""
+
+
+def seed_number(value: Any) -> Any:
+    """A seed written as decimal digits is that integer, whatever its size, so the seed a
+    finished game shows (as text when JSON readers could not keep it) starts the same game."""
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits.isdigit() and digits.isascii() and len(digits) <= MAX_SEED_DIGITS:
+            return int(text)
+    return value
+
+
+def shown_seed(seed: int | str) -> int | str:
+    """A seed as a result carries it: an integer JSON readers cannot keep exactly becomes its
+    decimal text (which `seed_number` reads back to the same integer)."""
+    if isinstance(seed, int) and abs(seed) > MAX_JSON_INT:
+        return str(seed)
+    return seed
+
+
+Seed = Annotated[
+    Annotated[
+        Annotated[int, Field(ge=-(2**SEED_BITS), le=2**SEED_BITS)]
+        | Annotated[str, Field(max_length=100)]
+        | None,
+        Field(union_mode="left_to_right"),  # "5" from a client that sends text is the seed 5
+    ],
+    BeforeValidator(seed_number),
+    Field(
+        description="Seed (same seed, same game): an integer or a short text. Random (128 bits) "
+        "if omitted. Hidden while the game runs; shown once it is over."
+    ),
+]
+FullDetail = Annotated[Detail, Field(description=DETAIL_HELP + " Default: full.")]
+BriefDetail = Annotated[Detail, Field(description=DETAIL_HELP + " Default: brief.")]

@@ -65,6 +65,7 @@ async def test_every_tool_publishes_a_flat_schema_that_refuses_extra_arguments(
         "why",
         "request_id",
         "decision",
+        "detail",
     ]
     for name in ("show", "legal_moves", "log", "wait", "spectate", "list_games", "ping"):
         annotations = tools[name].annotations

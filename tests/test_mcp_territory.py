@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, error_text
 
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
@@ -94,9 +94,11 @@ async def test_private_line_reaches_only_its_recipient(tmp_path: Path) -> None:
             if name != "Sable":
                 await call(client, "play", game_id=gid, credential=cred, move="hold")
         for name, cred in creds.items():
-            view = await call(client, "show", game_id=gid, credential=cred)
+            shown = await client.call_tool("show", {"game_id": gid, "credential": cred})
+            view = dict(shown.structured_content or {})
             log = await call(client, "log", game_id=gid, credential=cred, limit=1000)
-            seen = view["text"] + str(view["observation"]) + str(log)
+            # The view's text travels only in the text block.
+            seen = error_text(shown) + str(view["observation"]) + str(log)
             assert "hello all" in seen, name
             if name in ("Sable", "Ochre"):
                 assert SECRET in seen, name
