@@ -49,7 +49,9 @@ def val(state: InfluenceState, r: int, c: int) -> int:
 
 
 def menu(state: InfluenceState, seat: int | None = None) -> list[str]:
-    return [m.notation for m in E.legal_moves(state, state.mover if seat is None else seat).moves]
+    """The menu's notations without the whole-allocation entries (test_influence_turns.py)."""
+    moves = E.legal_moves(state, state.mover if seat is None else seat).moves
+    return [m.notation for m in moves if m.kind != "reinforce_all"]
 
 
 # ---- §1 board ---------------------------------------------------------------------------------

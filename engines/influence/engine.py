@@ -14,6 +14,7 @@ from ..protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
 from . import bots as bot_module
 from . import moves as notation
 from . import rules, views
+from .allocations import whole_allocations
 from .moves import END, Attack, EndAttacks, Move, Reinforce
 from .ruleset import InfluenceRuleset
 from .state import SEAT_NAMES, SIGN, InfluenceState
@@ -27,7 +28,8 @@ ATTACK_INSTRUCTIONS = (
 )
 REINFORCE_INSTRUCTIONS = (
     "Reinforce phase: spend every point, one `+row,col` at a time or all at once as "
-    "`+row,col:k +row,col:k ...` totalling every point you can place. Own cells only, up to "
+    "`+row,col:k +row,col:k ...` totalling every point you can place; the menu's first entries "
+    "(kind `reinforce_all`) each spend every point in one move. Own cells only, up to "
     "the cap (8 small, 12 big); leftover points are lost only when all your cells are capped."
 )
 
@@ -110,6 +112,8 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
                 )
             entries.append(MoveInfo("end", "end the attack phase and go to reinforce", "end"))
             return LegalMoves(tuple(entries), instructions=ATTACK_INSTRUCTIONS)
+        spendable = min(state.points, rules.headroom(state, seat))
+        entries.extend(whole_allocations(state, spendable))
         for i, v in enumerate(values):
             s = v * sign
             if 0 < s < board.caps[i]:
@@ -125,7 +129,7 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
             tuple(entries),
             hints={
                 "points_left": state.points,
-                "spendable": min(state.points, rules.headroom(state, seat)),
+                "spendable": spendable,
             },
             instructions=REINFORCE_INSTRUCTIONS,
         )

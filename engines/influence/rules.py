@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from ..errors import IllegalMove
 from .board import Board, Cell, cell_text
+from .history import TurnRecord, add_points
 from .moves import Attack, Reinforce, make_reinforce, move_text
 from .state import BLACK, SEAT_NAMES, SIGN, WHITE, InfluenceState
 
@@ -112,11 +113,31 @@ def attack(state: InfluenceState, move: Attack) -> InfluenceState:
     values = list(state.values)
     values[src] = new_s * sign
     values[dst] = new_t * sign
-    after = replace(state, values=tuple(values), attacks=state.attacks + 1)
+    record = (src, dst, state.values[src], state.values[dst], values[src], values[dst])
+    after = replace(
+        state,
+        values=tuple(values),
+        attacks=state.attacks + 1,
+        turn_attacks=(*state.turn_attacks, record),
+    )
     if new_t >= 0 and t < 0 and area(after, 1 - state.mover) == 0:
         # I2: the loss is checked after every attack; the winner's reinforce phase is skipped.
-        return replace(after, phase="over", winner=state.mover, reason="elimination", points=0)
+        return replace(
+            _close_turn(after, lost=0),
+            phase="over",
+            winner=state.mover,
+            reason="elimination",
+            points=0,
+        )
     return after
+
+
+def _close_turn(state: InfluenceState, lost: int) -> InfluenceState:
+    """The mover's turn so far becomes its last complete turn (history.TurnRecord)."""
+    record = TurnRecord(state.mover, state.turn, state.turn_attacks, state.turn_points, lost)
+    last = list(state.last_turns)
+    last[state.mover] = record
+    return replace(state, turn_attacks=(), turn_points=(), last_turns=(last[0], last[1]))
 
 
 def end_attacks(state: InfluenceState) -> InfluenceState:
@@ -130,6 +151,7 @@ def end_attacks(state: InfluenceState) -> InfluenceState:
 def end_turn(state: InfluenceState) -> InfluenceState:
     """After a reinforce phase: leftover points are lost; play passes on (I1: the game is a draw
     once Black has finished turn `max_turns`)."""
+    state = _close_turn(state, lost=state.points)
     if state.mover == BLACK:
         if state.turn >= state.ruleset.max_turns:
             return replace(
@@ -168,7 +190,13 @@ def reinforce(state: InfluenceState, move: Reinforce) -> InfluenceState:
             f"{headroom(state, state.mover)}).",
             allowed=f"one point `+row,col` at a time, or an allocation totalling {spendable}",
         )
-    after = replace(state, values=tuple(values), points=state.points - move.total)
+    given = [(board.index[cell], k) for cell, k in move.allocation]
+    after = replace(
+        state,
+        values=tuple(values),
+        points=state.points - move.total,
+        turn_points=add_points(state.turn_points, given),
+    )
     if after.points == 0 or headroom(after, state.mover) == 0:
         return end_turn(after)
     return after

@@ -8,7 +8,9 @@ from functools import cached_property
 from typing import Literal
 
 from ..protocol import JSON
+from . import history
 from .board import Board
+from .history import AttackRecord, Points, TurnRecord
 from .ruleset import InfluenceRuleset
 
 Phase = Literal["attack", "reinforce", "over"]
@@ -36,6 +38,12 @@ class InfluenceState:
     winner: int | None = None
     reason: str | None = None
     """Set when the phase is "over": elimination, move_limit, or a settle reason."""
+    turn_attacks: tuple[AttackRecord, ...] = ()
+    """The mover's attacks so far this turn (history.AttackRecord)."""
+    turn_points: Points = ()
+    """The points the mover has given so far this reinforce phase."""
+    last_turns: tuple[TurnRecord | None, TurnRecord | None] = (None, None)
+    """Each seat's last complete turn, for the views (None before its first)."""
     board: Board = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -77,6 +85,9 @@ def state_to_json(state: InfluenceState) -> dict[str, JSON]:
         "attacks": state.attacks,
         "winner": state.winner,
         "reason": state.reason,
+        "turn_attacks": history.attacks_json(state.turn_attacks),
+        "turn_points": history.points_json(state.turn_points),
+        "last_turns": [history.record_json(r) for r in state.last_turns],
     }
 
 
@@ -107,6 +118,12 @@ def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise ValueError("influence state: reason must be a string or null")
+    last = data.get("last_turns")
+    if last is None:
+        last = [None, None]
+    if not isinstance(last, list) or len(last) != 2:
+        raise ValueError("influence state: last_turns must be a list of two entries")
+    white_last, black_last = (history.record_from_json(r, board) for r in last)
     return InfluenceState(
         ruleset=ruleset,
         values=tuple(values),
@@ -117,5 +134,8 @@ def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
         attacks=_int(data, "attacks", 0, ruleset.max_attacks_per_phase),
         winner=winner,
         reason=reason,
+        turn_attacks=history.attacks_from_json(data.get("turn_attacks"), board),
+        turn_points=history.points_from_json(data.get("turn_points"), board),
+        last_turns=(white_last, black_last),
         board=board,
     )

@@ -1,7 +1,8 @@
 """Observations, spectator views and the text board.
 
 Influence hides nothing, so a seat's observation is the spectator view plus the seat's name and
-its precomputed legal attacks (DECISIONS §5.2).
+its precomputed legal attacks (DECISIONS §5.2). `last_turn` is the other seat's most recent
+complete turn for a seat, and the most recent complete turn of either seat for a spectator.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from ..protocol import JSON
 from .board import BIG_CAP, SMALL_CAP
+from .history import record_view, render_record
 from .rules import headroom, legal_attacks, totals
 from .state import SEAT_NAMES, InfluenceState
 
@@ -45,6 +47,7 @@ def view(state: InfluenceState, seat: int | None, outcome: JSON) -> dict[str, JS
         "area": {"White": white_area, "Black": black_area},
         "value": {"White": white_value, "Black": black_value},
         "outcome": outcome,
+        "last_turn": _last_turn(state, seat),
     }
     if seat is not None:
         mine = not over and state.mover == seat and state.phase == "attack"
@@ -53,6 +56,15 @@ def view(state: InfluenceState, seat: int | None, outcome: JSON) -> dict[str, JS
             [f"{labels[i]}>{labels[j]}" for i, j in legal_attacks(state)] if mine else []
         )
     return out
+
+
+def _last_turn(state: InfluenceState, seat: int | None) -> JSON:
+    if seat is not None:
+        record = state.last_turns[1 - seat]
+    else:
+        done = [r for r in state.last_turns if r is not None]
+        record = max(done, key=lambda r: (r.turn, r.seat)) if done else None
+    return None if record is None else record_view(record, state.board)
 
 
 def _grid_values(state: InfluenceState) -> list[list[int | None]]:
@@ -85,6 +97,9 @@ def render(view: Mapping[str, Any]) -> str:
     rows = list(range(r0, r0 + len(grid)))
     cols = list(range(c0, c0 + max(len(line) for line in grid)))
     lines = _header(view)
+    last = view.get("last_turn")
+    if isinstance(last, Mapping):
+        lines.append(render_record(last, view.get("you")))
     lines.append("")
     lines.extend(_grid(cells, big, walls, rows, cols))
     lines.append("")
