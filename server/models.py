@@ -94,6 +94,9 @@ class PlayResult(BaseModel):
     accepted: list[str]
     rejected: Rejection | None = None
     fallback: str | None = None
+    not_applied: Rejection | None = None
+    """Moves of a batch that were left unplayed, not rejected (a required discard came first);
+    nothing is counted against the seat."""
     submitted_waiting: bool = False
     replayed: bool = False
     """True when this answers a request id seen before: nothing was applied again."""

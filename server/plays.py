@@ -15,6 +15,7 @@ from .errors import AlreadySubmitted, BadArgument, LimitReached, StaleDecision
 from .inputs import PlayInput, TalkInput
 from .limits import Limits
 from .models import PlayResult, Rejection, TalkResult
+from .move_text import Opening, batch_stop, read_move
 from .presenter import Presenter
 from .referee import Referee
 from .seats import authenticate, check_can_act, seat_index
@@ -94,7 +95,7 @@ class Desk:
                 return self._refuse(session, args, seat, None, exc, started)
             decision = record.decision
             applied: list[Event] = []
-            accepted, rejection, last_bad = self._submit(session, seat, args, applied)
+            accepted, rejection, last_bad, stopped = self._submit(session, seat, args, applied)
             fallback: str | None = None
             if rejection is not None:
                 seat_rec.counters.rejected += 1
@@ -111,8 +112,11 @@ class Desk:
             seat_rec.counters.accepted += len(accepted)
             if accepted or fallback:
                 self.referee.advance(session, applied)
+            note = None if stopped is None else stopped.reason
             events.append(
-                _attempt(args, seat, decision, accepted, rejection, started, counted=True)
+                _attempt(
+                    args, seat, decision, accepted, rejection, started, counted=True, note=note
+                )
             )
             events.extend(applied)
             view = self.presenter.view(session, seat, events, args.detail)
@@ -123,6 +127,7 @@ class Desk:
                 game_id=record.game_id,
                 accepted=accepted,
                 rejected=rejection,
+                not_applied=stopped,
                 fallback=fallback,
                 submitted_waiting=session.engine.simultaneous and seat in record.pending,
                 view=view,
@@ -171,10 +176,12 @@ class Desk:
 
     def _submit(
         self, session: Session, seat: int, args: PlayInput, applied: list[Event]
-    ) -> tuple[list[str], Rejection | None, Any]:
+    ) -> tuple[list[str], Rejection | None, Any, Rejection | None]:
         """Applies (sequential) or records (simultaneous) the submission; returns the accepted
-        texts, the first rejection and the rejected move, if any."""
+        texts, the first rejection, the rejected move, and where a batch stopped uncounted
+        (before a required discard), if any."""
         engine, record = session.engine, session.record
+        opening_menu = Opening(engine, session.state, seat)
         if engine.simultaneous:
             # A simultaneous turn is one submission: a list is its lines, accepted or refused
             # whole, so a seat never ends up with half of what it meant.
@@ -188,9 +195,12 @@ class Desk:
         accepted: list[str] = []
         for index, (form, value) in enumerate(items):
             parsed: Any = None
+            stop = batch_stop(engine, session.state, seat, index, form, args.moves)
+            if stop is not None:
+                return accepted, None, None, stop
             try:
                 check_can_act(session, seat)
-                parsed = _read_move(session, seat, form, value)
+                parsed = read_move(engine, session.state, seat, form, value, opening_menu)
                 _check_private_lines(session, seat, parsed)
                 text = engine.move_text(parsed)
                 if engine.simultaneous:
@@ -201,10 +211,10 @@ class Desk:
                 accepted.append(text)
             except LeakyLine as exc:
                 # Not kept for the fallback either: the line must not be posted at all.
-                return accepted, _rejection(index, value, exc), None
+                return accepted, _rejection(index, value, exc), None, None
             except GameError as exc:
-                return accepted, _rejection(index, value, exc), parsed
-        return accepted, None, None
+                return accepted, _rejection(index, value, exc), parsed, None
+        return accepted, None, None, None
 
     # ---- talk ------------------------------------------------------------------------------
 
@@ -300,21 +310,6 @@ def _single(args: PlayInput) -> tuple[str, Any]:
     return "structured", args.structured
 
 
-def _read_move(session: Session, seat: int, form: str, value: Any) -> Any:
-    engine = session.engine
-    if form == "move":
-        return engine.parse_move(session.state, seat, value)
-    if form == "number":
-        menu = engine.legal_moves(session.state, seat)
-        if not 1 <= value <= len(menu.moves):
-            raise MalformedMove(
-                f"Number {value} is not on the menu.",
-                allowed=f"1..{len(menu.moves)} (see legal_moves)",
-            )
-        return engine.parse_move(session.state, seat, menu.moves[value - 1].notation)
-    return engine.move_from_json(session.state, seat, value)
-
-
 def _fingerprint(args: PlayInput) -> str:
     move = {
         "move": args.move,
@@ -335,6 +330,7 @@ def _attempt(
     started: float,
     *,
     counted: bool,
+    note: str | None = None,
 ) -> Attempt:
     given = {
         k: v
@@ -355,7 +351,7 @@ def _attempt(
         accepted=accepted,
         ok=rejection is None,
         code=None if rejection is None else rejection.code,
-        reason=None if rejection is None else rejection.reason,
+        reason=note if rejection is None else rejection.reason,
         request_id=args.request_id,
         counted=counted,
         audience=[seat],
