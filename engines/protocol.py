@@ -289,3 +289,10 @@ class Engine(ABC, Generic[S, M]):
     def rules_text(self) -> str:
         package = type(self).__module__.rsplit(".", 1)[0]
         return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+    def rules_play_text(self) -> str:
+        """The rules a player needs now: the engine's `rules_play.md` where it has one (the
+        current rules only, without older rule eras), else the whole `rules_text()`."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        play = resources.files(package).joinpath("rules_play.md")
+        return play.read_text(encoding="utf-8") if play.is_file() else self.rules_text()

@@ -217,7 +217,13 @@ class LegalMovesInput(ToolInput):
     ] = None
     contains: Annotated[
         Name | None,
-        Field(description="Only entries whose notation or description contains this text."),
+        Field(
+            description=(
+                "Only entries whose notation or description contains this text (any case). "
+                "A coordinate such as `1,1` or `3,-1` matches only that whole coordinate: "
+                "`1,1` finds `1,1>2,1` but not `11,1` or `1,10`."
+            )
+        ),
     ] = None
     page: Annotated[int, Field(ge=1, le=MAX_PAGE, description=PAGE)] = 1
     page_size: Annotated[int, Field(ge=1, le=MAX_PAGE_SIZE, description=PAGE_SIZE)] = 50

@@ -107,11 +107,9 @@ def _seat_text(result: NewGame) -> str:
     return "\n".join(lines) + "\n\n" + result.view.text
 
 
-def _menu_text(menu: Menu) -> str:
-    lines = [
-        f"Legal moves (decision {menu.decision}): {menu.matching} of {menu.total} shown in "
-        f"{menu.pages} page(s); this is page {menu.page}. Kinds: {', '.join(menu.kinds)}."
-    ]
+def _menu_text(menu: Menu, page_size: int) -> str:
+    lines = [f"Legal moves (decision {menu.decision}): {_paging(menu, page_size)}"]
+    lines[0] += f". Kinds: {', '.join(menu.kinds)}."
     if not menu.complete:
         lines.append("These are single orders; combine them into one submission (see below).")
     lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
@@ -121,12 +119,30 @@ def _menu_text(menu: Menu) -> str:
     return "\n".join(lines)
 
 
+def _paging(menu: Menu, page_size: int) -> str:
+    """What this page shows: `entries 51–100 of 137 matching (of 212 legal); page 2 of 3`."""
+    of = f"{menu.total} legal"
+    if menu.matching == 0:
+        return f"no entries match (of {of})"
+    if menu.matching != menu.total:
+        of = f"{menu.matching} matching (of {of})"
+    where = f"page {menu.page} of {menu.pages}"
+    if not menu.moves:
+        return f"no entries on this page ({of}); {where}"
+    first = (menu.page - 1) * page_size + 1
+    return f"entries {first}–{first + len(menu.moves) - 1} of {of}; {where}"
+
+
 def _play_text(result: PlayResult) -> str:
     lines = []
     if result.accepted:
         lines.append("Accepted: " + "; ".join(result.accepted))
     if result.rejected is not None:
         lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
+    if result.not_applied is not None:
+        lines.append(
+            f"Not played from move {result.not_applied.index + 1}: {result.not_applied.reason}"
+        )
     if result.fallback is not None:
         lines.append(f"Fallback applied for you: {result.fallback}")
     if result.submitted_waiting:
@@ -218,7 +234,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
         filters, so you can play by number."""
         fields = args.model_dump(exclude={"game_id", "credential"})
         menu = service.legal_moves(args.game_id, args.credential, **fields)
-        return _result(menu, _menu_text(menu))
+        return _result(menu, _menu_text(menu, args.page_size))
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
         """Play: give exactly one of move, number, moves or structured. A rejected move returns
@@ -343,10 +359,23 @@ def _register_game_documents(mcp: MCPServer[Any], name: str) -> None:
         f"cogs-arena://rules/{name}",
         name=f"{name}-rules",
         title=f"{engine.title} rules",
-        description=f"The rules of {engine.title}, with the decisions that settle their gaps.",
+        description=f"The rules of {engine.title} a player needs: the current rules, the "
+        f"decisions that settle their gaps, and this server's notation. The full text is "
+        f"cogs-arena://rules/{name}/full.",
         mime_type="text/markdown",
     )
     def rules() -> str:
+        return engine.rules_play_text()
+
+    @mcp.resource(
+        f"cogs-arena://rules/{name}/full",
+        name=f"{name}-rules-full",
+        title=f"{engine.title} rules (full text)",
+        description=f"The whole rules document of {engine.title}, with every decision; for "
+        "some games also older rule eras and design notes that do not apply here.",
+        mime_type="text/markdown",
+    )
+    def rules_full() -> str:
         return engine.rules_text()
 
     @mcp.prompt(

@@ -7,6 +7,8 @@ not seen that view before; the caller commits it with whatever else the step wro
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Callable
 from typing import Any
 
 from ..transcripts.events import (
@@ -57,6 +59,22 @@ def brief_board(game: str, board: str) -> str:
             " ".join(line.split()) if line.startswith(("row", "   col")) else line for line in lines
         ]
     return "\n".join(lines)
+
+
+COORDINATE = re.compile(r"-?\d+(?:,-?\d+)+")
+"""A `contains` value that reads as a coordinate (`1,1`, `3,-1`, `0,-2,2`)."""
+
+
+def contains_matcher(contains: str) -> Callable[[str], bool]:
+    """The menu's `contains` test. A coordinate matches only a whole coordinate in the text
+    (`1,1` finds `1,1>2,1` but not `11,1`, `1,10` or `-1,1`); anything else is a
+    case-insensitive substring."""
+    needle = contains.strip()
+    if COORDINATE.fullmatch(needle):
+        token = re.compile(r"(?<![\d,\-])" + re.escape(needle) + r"(?![\d,])")
+        return lambda text: token.search(text) is not None
+    lowered = contains.lower()
+    return lambda text: lowered in text.lower()
 
 
 class Presenter:
@@ -244,12 +262,8 @@ class Presenter:
         if kind is not None:
             entries = [e for e in entries if e.kind == kind]
         if contains is not None:
-            needle = contains.lower()
-            entries = [
-                e
-                for e in entries
-                if needle in e.notation.lower() or needle in e.description.lower()
-            ]
+            matches = contains_matcher(contains)
+            entries = [e for e in entries if matches(e.notation) or matches(e.description)]
         pages = max(1, -(-len(entries) // page_size))
         return Menu(
             game_id=session.record.game_id,
