@@ -17,6 +17,7 @@ from mcp_helpers import call
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.influence.allocations import MAX_WHOLE
 from cogs_arena.engines.influence.engine import InfluenceEngine
+from cogs_arena.engines.influence.history import ATTACK_FIELDS, attack_dicts
 from cogs_arena.engines.influence.state import InfluenceState
 from cogs_arena.engines.runner import play_bots
 from cogs_arena.server.mcp_app import build_server
@@ -60,17 +61,17 @@ def test_last_turn_lists_captures_repels_and_reinforcements() -> None:
     last = view["last_turn"]
     assert isinstance(last, dict)
     assert last["seat"] == "Black" and last["turn"] == 1
-    attacks = last["attacks"]
-    assert isinstance(attacks, list)
-    results = [(a["from"], a["to"], a["result"]) for a in attacks]  # type: ignore[index]
+    assert last["attack_fields"] == list(ATTACK_FIELDS)
+    attacks = attack_dicts(last)
+    results = [(a["from"], a["to"], a["result"]) for a in attacks]
     assert results == [
         ("1,1", "2,2", "captured"),
         ("3,3", "2,3", "repelled"),
         ("0,0", "0,1", "captured"),
     ]
     first = attacks[0]
-    assert first["target_before"] == {"owner": "White", "strength": 5}  # type: ignore[index]
-    assert first["target_after"] == {"owner": "Black", "strength": 1}  # type: ignore[index]
+    assert (first["owner_before"], first["strength_before"]) == ("White", 5)
+    assert (first["owner_after"], first["strength_after"]) == ("Black", 1)
     assert last["captured"] == ["0,1", "2,2"]
     assert last["reinforced"] == {
         cell: k for cell, k in json.loads(json.dumps(E.move_json(reinforce)))["cells"].items()
@@ -92,7 +93,7 @@ def test_emptied_target() -> None:
     state = play(state, 1, "1,1>2,2", "end")
     state = E.apply(state, 1, E.default_move(state, 1))
     last = E.observe(state, 0)["last_turn"]
-    assert last["attacks"][0]["result"] == "emptied"  # type: ignore[index]
+    assert attack_dicts(last)[0]["result"] == "emptied"
     assert last["captured"] == []  # type: ignore[index]
     assert "1,1>2,2 emptied 2,2 (was yours, 4)" in E.render(E.observe(state, 0))
 
@@ -111,7 +112,7 @@ def test_elimination_closes_the_winners_turn() -> None:
     state = play(state, 0, "2,2>2,3")
     assert state.phase == "over"
     last = E.observe(state, 1)["last_turn"]
-    assert last["attacks"][0]["result"] == "captured"  # type: ignore[index]
+    assert attack_dicts(last)[0]["result"] == "captured"
     assert "White's last turn (turn 1): 2,2>2,3 captured 2,3 (was yours, 2) at 3" in E.render(
         E.observe(state, 1)
     )

@@ -139,7 +139,22 @@ def _took(a: AttackRecord) -> bool:
     return a[5] != 0 and (a[5] > 0) == (a[2] > 0)
 
 
-def attack_view(a: AttackRecord, board: Board) -> dict[str, JSON]:
+ATTACK_FIELDS = (
+    "from",
+    "to",
+    "strength",
+    "result",
+    "owner_before",
+    "strength_before",
+    "owner_after",
+    "strength_after",
+    "source_left",
+)
+"""The columns of `last_turn.attacks`: rows, not objects, because a busy turn has dozens of
+attacks and the view travels with every call."""
+
+
+def attack_row(a: AttackRecord, board: Board) -> list[JSON]:
     src, dst, s0, t0, s1, t1 = a
     if t1 == 0:
         result = "emptied"
@@ -147,22 +162,31 @@ def attack_view(a: AttackRecord, board: Board) -> dict[str, JSON]:
         result = "captured"
     else:
         result = "repelled"
-    return {
-        "from": board.labels[src],
-        "to": board.labels[dst],
-        "strength": abs(s0),
-        "result": result,
-        "target_before": {"owner": _owner(t0), "strength": abs(t0)},
-        "target_after": {"owner": _owner(t1), "strength": abs(t1)},
-        "source_left": abs(s1),
-    }
+    return [
+        board.labels[src],
+        board.labels[dst],
+        abs(s0),
+        result,
+        _owner(t0),
+        abs(t0),
+        _owner(t1),
+        abs(t1),
+        abs(s1),
+    ]
+
+
+def attack_dicts(view: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+    """The attack rows of a `last_turn` view as objects keyed by `ATTACK_FIELDS`."""
+    rows = view.get("attacks")
+    return [dict(zip(ATTACK_FIELDS, row, strict=True)) for row in rows or []]
 
 
 def record_view(record: TurnRecord, board: Board) -> dict[str, JSON]:
     return {
         "seat": SEAT_NAMES[record.seat],
         "turn": record.turn,
-        "attacks": [attack_view(a, board) for a in record.attacks],
+        "attack_fields": list(ATTACK_FIELDS),
+        "attacks": [attack_row(a, board) for a in record.attacks],
         "captured": [
             board.labels[i]
             for i in sorted(
@@ -179,24 +203,20 @@ def render_record(view: Mapping[str, JSON], you: object) -> str:
     """One line: `Black's last turn (turn 3): 9,1>8,1 captured 8,1 (was yours, 3); ...;
     reinforced +8,1:2 +9,1`."""
     parts: list[str] = []
-    attacks = view.get("attacks")
-    for a in attacks if isinstance(attacks, list) else []:
-        assert isinstance(a, Mapping)
-        before, after = a["target_before"], a["target_after"]
-        assert isinstance(before, Mapping) and isinstance(after, Mapping)
-        owner = before["owner"]
+    for a in attack_dicts(view):
+        owner = a["owner_before"]
         was = (
             "empty"
             if owner is None
-            else f"{'yours' if owner == you else owner}, {before['strength']}"
+            else f"{'yours' if owner == you else owner}, {a['strength_before']}"
         )
         move = f"{a['from']}>{a['to']}"
         if a["result"] == "captured":
-            text = f"{move} captured {a['to']} (was {was}) at {after['strength']}"
+            text = f"{move} captured {a['to']} (was {was}) at {a['strength_after']}"
         elif a["result"] == "emptied":
             text = f"{move} emptied {a['to']} (was {was})"
         else:
-            text = f"{move} repelled ({a['to']} was {was}, now {after['strength']})"
+            text = f"{move} repelled ({a['to']} was {was}, now {a['strength_after']})"
         if a["source_left"] != 1:
             text += f", {a['from']} keeps {a['source_left']}"
         parts.append(text)
