@@ -4,10 +4,10 @@ distance 0 from the hearth of a seat that owns nothing (T4, cost 2 + 2d) and the
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
+from territory_helpers import arrange
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.rng import Stream
@@ -35,35 +35,6 @@ SABLE, OCHRE, VERDANT = 0, 1, 2
 
 def game(seed: int | str = 7, **rules: Any) -> TerritoryState:
     return E.new_game(E.ruleset(rules), seed)
-
-
-def arrange(
-    state: TerritoryState,
-    *,
-    owner: dict[str, int] | None = None,
-    tiles: dict[str, int] | None = None,
-    paint: dict[int, int] | None = None,
-    score: dict[int, int] | None = None,
-    turn: int | None = None,
-) -> TerritoryState:
-    own = list(state.owner)
-    for key, seat in (owner or {}).items():
-        own[KEY_INDEX[key]] = seat
-    st = list(state.tiles)
-    for key, value in (tiles or {}).items():
-        st[KEY_INDEX[key]] = value
-    seats = list(state.seats)
-    for seat, value in (paint or {}).items():
-        seats[seat] = replace(seats[seat], paint=value)
-    for seat, value in (score or {}).items():
-        seats[seat] = replace(seats[seat], banked=value)
-    return replace(
-        state,
-        owner=tuple(own),
-        tiles=tuple(st),
-        seats=tuple(seats),
-        turn=state.turn if turn is None else turn,
-    )
 
 
 def play(state: TerritoryState, orders: dict[int, str]) -> TerritoryState:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
+from territory_helpers import arrange
 
 from cogs_arena.engines import GameOver, IllegalMove, NotYourTurn
 from cogs_arena.engines.territory.board import HEARTHS, KEY_INDEX, KEYS
@@ -19,36 +19,6 @@ ASH = 8
 
 def game(seed: int = 7, **rules: Any) -> TerritoryState:
     return E.new_game(E.ruleset(rules), seed)
-
-
-def arrange(
-    state: TerritoryState,
-    *,
-    owner: dict[str, int] | None = None,
-    tiles: dict[str, int] | None = None,
-    paint: dict[int, int] | None = None,
-    life: dict[int, int] | None = None,
-    turn: int | None = None,
-) -> TerritoryState:
-    """A position for a test: tile owners/states, seat paint and life, the turn number."""
-    own = list(state.owner)
-    for key, seat in (owner or {}).items():
-        own[KEY_INDEX[key]] = seat
-    st = list(state.tiles)
-    for key, value in (tiles or {}).items():
-        st[KEY_INDEX[key]] = value
-    seats = list(state.seats)
-    for seat, value in (paint or {}).items():
-        seats[seat] = replace(seats[seat], paint=value)
-    for seat, value in (life or {}).items():
-        seats[seat] = replace(seats[seat], life=value)
-    return replace(
-        state,
-        owner=tuple(own),
-        tiles=tuple(st),
-        seats=tuple(seats),
-        turn=state.turn if turn is None else turn,
-    )
 
 
 def play(state: TerritoryState, orders: dict[int, str] | None = None) -> TerritoryState:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from territory_helpers import arrange
 
 from cogs_arena.engines.territory.board import CRACKED, KEY_INDEX
 from cogs_arena.engines.territory.engine import TerritoryEngine
@@ -37,35 +38,6 @@ def play(state: TerritoryState, texts: dict[int, str] | None = None) -> Territor
     texts = texts or {}
     moves = {s: E.parse_move(state, s, texts.get(s, "hold")) for s in E.to_act(state)}
     return E.apply_batch(state, moves)
-
-
-def arrange(
-    state: TerritoryState,
-    *,
-    owner: dict[str, int] | None = None,
-    tiles: dict[str, int] | None = None,
-    paint: dict[int, int] | None = None,
-    life: dict[int, int] | None = None,
-    turn: int | None = None,
-) -> TerritoryState:
-    own = list(state.owner)
-    for key, seat in (owner or {}).items():
-        own[KEY_INDEX[key]] = seat
-    st = list(state.tiles)
-    for key, value in (tiles or {}).items():
-        st[KEY_INDEX[key]] = value
-    seats = list(state.seats)
-    for seat, value in (paint or {}).items():
-        seats[seat] = replace(seats[seat], paint=value)
-    for seat, value in (life or {}).items():
-        seats[seat] = replace(seats[seat], life=value)
-    return replace(
-        state,
-        owner=tuple(own),
-        tiles=tuple(st),
-        seats=tuple(seats),
-        turn=state.turn if turn is None else turn,
-    )
 
 
 def row(view: dict[str, Any], key: str) -> dict[str, Any]:
