@@ -42,3 +42,16 @@ def stdio_params(store: Path, transcripts: Path) -> StdioServerParameters:
             str(transcripts),
         ],
     )
+
+
+def fight_or_builder(entries: list[dict[str, Any]], observation: Any, stream: Any) -> int:
+    """Blending by menu numbers: the first fight offered, else the builder bot's choice, read
+    from the menu entries exactly as a client sees them."""
+    from cogs_arena.engines import LegalMoves, MoveInfo, get_engine
+
+    fights = [e for e in entries if e["kind"] == "fight"]
+    if fights:
+        return int(fights[0]["number"])
+    legal = LegalMoves(tuple(MoveInfo(e["notation"], e["description"], e["kind"]) for e in entries))
+    choice = get_engine("blending").bots()["builder"](observation, legal, stream)
+    return int(next(e["number"] for e in entries if e["notation"] == choice))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp_helpers import call
+from mcp_helpers import call, fight_or_builder
 
-from cogs_arena.engines import LegalMoves, MoveInfo, get_engine
+from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.odds import PASS_TEXT, lay_odds, odds_text
 from cogs_arena.engines.blending.rules import new_game
 from cogs_arena.engines.blending.ruleset import BlendingRules
@@ -184,7 +184,6 @@ SEED = 6
 @pytest.mark.anyio
 async def test_a_fight_menu_through_mcp_shows_the_odds(tmp_path: Path) -> None:
     """Seat 0 plays by menu numbers, takes the first fight the menu offers and reads its lays."""
-    builder = E.bots()["builder"]
     service = GameService(MemoryStore(), tmp_path / "t")
     async with Client(build_server(service)) as client:
         game = await call(
@@ -199,15 +198,7 @@ async def test_a_fight_menu_through_mcp_shows_the_odds(tmp_path: Path) -> None:
             lays = [e for e in entries if e["kind"] == "lay"]
             if lays:
                 break
-            fights = [e for e in entries if e["kind"] == "fight"]
-            if fights:
-                number = fights[0]["number"]
-            else:
-                legal = LegalMoves(
-                    tuple(MoveInfo(e["notation"], e["description"], e["kind"]) for e in entries)
-                )
-                choice = builder(view["observation"], legal, Stream(SEED, f"llm/{calls}"))
-                number = next(e["number"] for e in entries if e["notation"] == choice)
+            number = fight_or_builder(entries, view["observation"], Stream(SEED, f"llm/{calls}"))
             view = (await call(client, "play", game_id=gid, credential=cred, number=number))["view"]
         assert all("win " in e["description"] and "% / loss " in e["description"] for e in lays)
         odds = menu["hints"]["lay_odds"]

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_helpers import call
+from mcp_helpers import call, fight_or_builder
 
-from cogs_arena.engines import LegalMoves, MoveInfo, get_engine
 from cogs_arena.engines.rng import Stream
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
@@ -23,7 +22,6 @@ pytestmark = pytest.mark.anyio
 
 
 async def _play_game(client: Client, seed: int) -> tuple[dict[str, Any], int, set[str]]:
-    builder = get_engine("blending").bots()["builder"]
     game = await call(
         client,
         "new_game",
@@ -48,15 +46,7 @@ async def _play_game(client: Client, seed: int) -> tuple[dict[str, Any], int, se
             )
             entries += menu["moves"]
         assert len(entries) == menu["total"]
-        fights = [e for e in entries if e["kind"] == "fight"]
-        if fights:
-            number = fights[0]["number"]
-        else:
-            legal = LegalMoves(
-                tuple(MoveInfo(e["notation"], e["description"], e["kind"]) for e in entries)
-            )
-            choice = builder(view["observation"], legal, Stream(seed, f"llm/{calls}"))
-            number = next(e["number"] for e in entries if e["notation"] == choice)
+        number = fight_or_builder(entries, view["observation"], Stream(seed, f"llm/{calls}"))
         kinds.add(next(e["kind"] for e in entries if e["number"] == number))
         view = (await call(client, "play", game_id=gid, credential=cred, number=number))["view"]
         calls += 1
