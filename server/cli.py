@@ -104,6 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a game waits for invited seats before starting or forfeiting (300)",
     )
+    serve.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="default label of the games this server starts and the seats it fills, e.g. "
+        "model=gpt-x or prompt=v2; repeatable; over $COGS_ARENA_LABELS (model=a,prompt=b), "
+        "under a new_game/join_game argument",
+    )
     _add_limit_flags(serve)
     _add_http_flags(serve)
 
@@ -139,8 +148,10 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .errors import BadArgument
     from .http import serve_http
     from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
+    from .labels import server_labels
     from .limits import Limits
     from .mcp_app import build_server
     from .service import GameService
@@ -163,6 +174,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"cogs-arena serve: {flag} must be 1 or more", file=sys.stderr)
             return 2
     limits = Limits(**{name: getattr(args, name) for _, name, _ in LIMIT_FLAGS})
+    try:
+        labels = server_labels(args.label)
+    except BadArgument as exc:
+        print(f"cogs-arena serve: {exc}", file=sys.stderr)
+        return 2
     if args.transport == "http":
         try:  # before opening the store: a refused start must leave nothing behind
             check_bind(options)
@@ -177,6 +193,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         default_deadline=args.deadline,
         default_join_timeout=args.join_timeout,
         limits=limits,
+        default_labels=labels,
     )
     report = service.resume_report
     for problem in report.problems:
@@ -187,6 +204,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     kept = "in memory (lost on exit)" if args.memory else str(store_path.absolute())
     say(f"store {kept}; transcripts in {transcripts.absolute()}")
+    if labels:
+        say("default labels " + ", ".join(f"{k}={v}" for k, v in labels.items()))
     say(
         f"resumed {report.unfinished} unfinished game(s) of {report.games} in the store; "
         f"{len(report.transcripts_repaired)} transcript(s) repaired"

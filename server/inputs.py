@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,11 +23,23 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .errors import BadArgument
+from .text_rules import (
+    LABEL_KEY_RULE,
+    MAX_LABEL_KEY_CHARS,
+    MAX_LABEL_VALUE_CHARS,
+    MAX_LABELS,
+    BriefDetail,
+    FullDetail,
+    Seed,
+    bot_names,
+    game_names,
+    labels_problem,
+    schema_enum,
+)
 
 # The text rule is re-exported, so callers need only this module.
 from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
 from .text_rules import MAX_JSON_INT as MAX_JSON_INT
-from .text_rules import BriefDetail, FullDetail, Seed, bot_names, game_names, schema_enum
 from .text_rules import check_text as check_text
 from .text_rules import clean_label as clean_label
 from .text_rules import json_container_fields as json_container_fields
@@ -39,7 +52,7 @@ MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
 MAX_WHY_CHARS = 2000
 MAX_TALK_CHARS = 1000
-MAX_LABEL_CHARS = 200
+MAX_LABEL_CHARS = MAX_LABEL_VALUE_CHARS
 MAX_ID_CHARS = 100
 """Game ids, credentials, codes, request ids, seat, game and bot names."""
 MAX_STRUCTURED_CHARS = 4000
@@ -123,6 +136,64 @@ ModelLabel = Annotated[
 PromptLabel = Annotated[
     Label | None, Field(description="Label of the prompt used (kept in the record).")
 ]
+LABELS_ALLOWED = (
+    f"labels: at most {MAX_LABELS}; keys {LABEL_KEY_RULE}, at most {MAX_LABEL_KEY_CHARS} "
+    f"characters; values non-empty, at most {MAX_LABEL_CHARS} characters"
+)
+LABELS_HELP = (
+    'Labels kept in the record to score and compare runs, e.g. {"variant": "b"}. '
+    + LABELS_ALLOWED.removeprefix("labels: ").capitalize()
+    + ". `model` and `prompt` may be given here or as their own arguments. Each label takes its "
+    "value from the first of: this call's arguments, the server's `--label` flags, its "
+    "COGS_ARENA_LABELS variable. Your client's name and version are recorded beside them."
+)
+
+
+def _checked_labels(value: dict[str, str] | None) -> dict[str, str] | None:
+    problem = None if value is None else labels_problem("labels", value)
+    if problem is not None:
+        raise _custom_error("bad_label", problem, allowed=LABELS_ALLOWED)
+    return value
+
+
+Labels = Annotated[
+    dict[str, str] | None, AfterValidator(_checked_labels), Field(description=LABELS_HELP)
+]
+LABELLED = ("model", "prompt")
+"""Labels that also have their own argument (and their own field in the record)."""
+
+
+class _Labelled:
+    """new_game and join_game: `model`, `prompt` and `labels` name one set of labels."""
+
+    @model_validator(mode="after")
+    def _labels_agree(self) -> Any:
+        labels: dict[str, str] = getattr(self, "labels", None) or {}
+        for key in LABELLED:
+            given = _given(getattr(self, key, None))
+            if given is not None and key in labels and labels[key] != given:
+                raise _custom_error(
+                    "label_twice",
+                    f"{key} and labels.{key} differ",
+                    allowed=f"give {key} once: as the {key} argument or in labels",
+                )
+        return self
+
+    def given_labels(self) -> dict[str, str]:
+        """Every label this call gives, `model` and `prompt` included."""
+        labels = dict(getattr(self, "labels", None) or {})
+        for key in LABELLED:
+            given = _given(getattr(self, key, None))
+            if given is not None:
+                labels[key] = given
+        return labels
+
+
+def _given(value: str | None) -> str | None:
+    # Models fill optional arguments with "": that must not wipe the harness's label.
+    return value if value is not None and value.strip() else None
+
+
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
 Cursor = Annotated[int, Field(ge=0, le=MAX_JSON_INT)]
 JsonInt = Annotated[int, Field(ge=-MAX_JSON_INT, le=MAX_JSON_INT)]
@@ -143,8 +214,11 @@ class ListGamesInput(ToolInput):
     pass
 
 
-class NewGameInput(ToolInput):
-    json_limits: ClassVar[dict[str, int]] = {"ruleset": MAX_RULESET_CHARS}
+class NewGameInput(_Labelled, ToolInput):
+    json_limits: ClassVar[dict[str, int]] = {
+        "ruleset": MAX_RULESET_CHARS,
+        "labels": 2 * MAX_STRUCTURED_CHARS,  # labels_problem has the precise bounds
+    }
 
     game: Annotated[
         str,
@@ -179,6 +253,7 @@ class NewGameInput(ToolInput):
     ] = None
     model: ModelLabel = None
     prompt: PromptLabel = None
+    labels: Labels = None
     deadline_seconds: Annotated[
         Seconds | None,
         Field(description="Time each seat has per decision (default: the server's)." + SECONDS),
@@ -191,12 +266,15 @@ class NewGameInput(ToolInput):
     ] = None
 
 
-class JoinGameInput(ToolInput):
+class JoinGameInput(_Labelled, ToolInput):
+    json_limits: ClassVar[dict[str, int]] = {"labels": 2 * MAX_STRUCTURED_CHARS}
+
     invitation: Annotated[
         str, Field(max_length=MAX_ID_CHARS, description="An invitation code from new_game.")
     ]
     model: ModelLabel = None
     prompt: PromptLabel = None
+    labels: Labels = None
 
 
 class ShowInput(ToolInput):

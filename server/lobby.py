@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import __version__
@@ -14,6 +14,7 @@ from ..engines.registry import _ENGINES
 from ..transcripts.events import Event, Header, Join, SeatEntry
 from .errors import BadArgument, BadCredential, LimitReached, UnknownGameId
 from .inputs import JoinGameInput, NewGameInput
+from .labels import seat_labels
 from .limits import Limits, RateWindow
 from .models import GameInfo, GameList, NewGame
 from .presenter import Presenter
@@ -37,6 +38,7 @@ class Lobby:
         *,
         default_deadline: float | None,
         default_join_timeout: float,
+        default_labels: Mapping[str, str] | None = None,
     ) -> None:
         self.sessions = sessions
         self.referee = referee
@@ -45,6 +47,7 @@ class Lobby:
         self.clock = clock
         self.default_deadline = default_deadline
         self.default_join_timeout = default_join_timeout
+        self.default_labels = dict(default_labels or {})
         self._rate = RateWindow(limits.games_per_minute)
 
     def list_games(self) -> GameList:
@@ -74,6 +77,7 @@ class Lobby:
         self, args: NewGameInput, client_name: str | None, client_version: str | None
     ) -> NewGame:
         engine = get_engine(args.game)
+        labels = seat_labels(self.default_labels, args.given_labels())
         rules = engine.ruleset(args.ruleset)
         # 128 random bits: a seat must not be able to guess the hidden draws. Every engine
         # takes any int (Territory's generator reduces it modulo 2^32, like the reference).
@@ -108,8 +112,9 @@ class Lobby:
                         credential_hash=hash_secret(credential),
                         client_name=client_name,
                         client_version=client_version,
-                        model_label=args.model,
-                        prompt_label=args.prompt,
+                        model_label=labels.model,
+                        prompt_label=labels.prompt,
+                        labels=labels.others,
                     )
                 )
             elif bot_names[index] == OPEN_SEAT:
@@ -203,6 +208,7 @@ class Lobby:
         )
         if seat_rec is None or seat_rec.kind != "open" or record.status == "over":
             raise bad
+        labels = seat_labels(self.default_labels, args.given_labels())
         credential = new_secret()
         seat_rec.kind = "llm"
         seat_rec.absent = False
@@ -210,8 +216,9 @@ class Lobby:
         seat_rec.credential_hash = hash_secret(credential)
         seat_rec.client_name = client_name
         seat_rec.client_version = client_version
-        seat_rec.model_label = args.model
-        seat_rec.prompt_label = args.prompt
+        seat_rec.model_label = labels.model
+        seat_rec.prompt_label = labels.prompt
+        seat_rec.labels = labels.others
         events: list[Event] = [Join(seat=seat_rec.index, player=seat_rec.player())]
         if record.status == "waiting" and all(s.kind != "open" for s in record.seats):
             record.status = "active"

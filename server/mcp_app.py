@@ -202,7 +202,12 @@ def build_server(service: GameService) -> MCPServer[Any]:
 
     def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Start a game: you take one seat, bots take the others. Returns game_id and your
-        seat's credential (keep it: every other call needs it) and your first view."""
+        seat's credential (keep it: every other call needs it) and your first view.
+
+        Labels (`model`, `prompt`, `labels`) are kept in the record for scoring; each takes
+        its value from the first of: this call, the server's `--label` flags, its
+        COGS_ARENA_LABELS variable. Your client's name and version are recorded beside
+        them."""
         client_name, client_version = _client_info(ctx)
         fields = args.model_dump(exclude={"game"})
         result = service.new_game(
@@ -212,7 +217,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
 
     def join_game(args: JoinGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Take the open seat an invitation names (an invitation works once). Returns the
-        game_id, your seat's credential and your first view."""
+        game_id, your seat's credential and your first view. Labels work as in new_game."""
         client_name, client_version = _client_info(ctx)
         result = service.join_game(
             args.invitation,
@@ -220,6 +225,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
             client_version=client_version,
             model=args.model,
             prompt=args.prompt,
+            labels=args.labels,
         )
         return _result(result, _seat_text(result))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from .inputs import (
     clean_label,
     validated,
 )
+from .labels import checked
 from .limits import Limits
 from .lobby import Lobby
 from .models import (
@@ -76,6 +77,7 @@ class GameService:
         default_join_timeout: float = 300.0,
         limits: Limits | None = None,
         transcripts: TranscriptDir | None = None,
+        default_labels: Mapping[str, str] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -93,6 +95,7 @@ class GameService:
             clock,
             default_deadline=default_deadline,
             default_join_timeout=default_join_timeout,
+            default_labels=checked("default_labels", default_labels or {}),
         )
         self.desk = Desk(self.sessions, self.referee, self.presenter, self.deadlines, self.limits)
         self.resume_report = self.resume()

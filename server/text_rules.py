@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args, get_origin
 
@@ -118,6 +119,46 @@ def clean_label(value: str | None, max_chars: int) -> str | None:
     if lone_surrogate(value):
         value = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
     return value[:max_chars]
+
+
+# ---- labels: who and what played a seat, for the record and the scoring ------------------------
+
+MAX_LABELS = 16
+"""Labels on one seat, after the server's defaults are merged in."""
+MAX_LABEL_KEY_CHARS = 40
+MAX_LABEL_VALUE_CHARS = 200
+LABEL_KEY_RULE = "a letter, then letters, digits, '_', '-' or '.'"
+_LABEL_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+
+def label_problem(field: str, key: str, value: str) -> str | None:
+    """Why the label `key`=`value` cannot be recorded, or None. Keys are plain names, so a
+    table, a CSV header or `rate --by` can use them as they are; values are any non-empty text
+    the `model` and `prompt` arguments take (score escapes what a terminal must not see)."""
+    if not isinstance(key, str) or not isinstance(value, str):
+        return f"{field}: keys and values must be text"
+    if not key or len(key) > MAX_LABEL_KEY_CHARS or not _LABEL_KEY.fullmatch(key):
+        return (
+            f"{field}: the key {shown(key)} is not a label name ({LABEL_KEY_RULE}, at most "
+            f"{MAX_LABEL_KEY_CHARS} characters)"
+        )
+    where = f"{field}.{key}"
+    if not value.strip():
+        return f"{where} is empty"
+    if len(value) > MAX_LABEL_VALUE_CHARS:
+        return f"{where} is longer than {MAX_LABEL_VALUE_CHARS} characters"
+    return text_problem(where, value)
+
+
+def labels_problem(field: str, labels: dict[str, str]) -> str | None:
+    """Why `labels` cannot be recorded, or None: too many, or a bad key or value."""
+    if len(labels) > MAX_LABELS:
+        return f"{field} has {len(labels)} labels; at most {MAX_LABELS}"
+    for key, value in labels.items():
+        problem = label_problem(field, key, value)
+        if problem is not None:
+            return problem
+    return None
 
 
 @functools.cache

@@ -167,7 +167,7 @@ def test_schemas_are_flat_strict_and_described() -> None:
         for name, prop in schema["properties"].items():
             assert prop.get("description"), f"{model.__name__}.{name} has no description"
     assert json_container_fields(PlayInput) == {"moves", "structured"}
-    assert json_container_fields(NewGameInput) == {"ruleset", "bots"}
+    assert json_container_fields(NewGameInput) == {"ruleset", "bots", "labels"}
 
 
 def test_text_helpers_for_values_that_do_not_come_as_arguments() -> None:

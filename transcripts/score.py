@@ -1,9 +1,10 @@
 """Per seat-label results over many transcripts.
 
-A seat's label is who played it (model label, else client name, else bot name) plus its prompt
-label, prefixed with the game. Games are counted once per label however many seats the label
-held in it; the illegal-attempt and fallback counters come from the events, so unfinished games
-count too. A transcript that cannot be read is reported and the rest are scored.
+A seat's label is who played it (model label, whether the model or its harness set it, else
+client name, else bot name) plus its prompt label, prefixed with the game. Games are counted
+once per label however many seats the label held in it; the illegal-attempt and fallback
+counters come from the events, so unfinished games count too. A transcript that cannot be
+read is reported and the rest are scored.
 """
 
 from __future__ import annotations
@@ -18,17 +19,29 @@ from .events import Attempt, Event, Fallback, Footer, Header, Join, Player
 from .io import TranscriptError, read_transcript
 
 
+def label_of(player: Player, key: str) -> str | None:
+    """The value of label `key` on a seat, or None. `model` and `prompt` have their own fields
+    in the record; a writer that put them among the other labels is read the same way."""
+    if key in ("model", "prompt"):
+        value = getattr(player, key) or player.labels.get(key)
+    else:
+        value = player.labels.get(key)
+    return value or None
+
+
 def seat_label(game: str, player: Player) -> str:
-    if player.model:
-        base = player.model
+    model = label_of(player, "model")
+    prompt = label_of(player, "prompt")
+    if model:
+        base = model
     elif player.client_name:
         base = player.client_name
     elif player.bot:
         base = f"bot:{player.bot}"
     else:
         base = "open" if player.kind == "open" else "llm"
-    prompt = f" [{player.prompt}]" if player.prompt else ""
-    return f"{game}:{base}{prompt}"
+    shown = f" [{prompt}]" if prompt else ""
+    return f"{game}:{base}{shown}"
 
 
 @dataclass
