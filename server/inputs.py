@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -20,20 +19,18 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
 from .errors import BadArgument
+from .labels import MAX_LABEL_CHARS as MAX_LABEL_CHARS
+from .labels import Labelled, Labels
 from .text_rules import (
-    LABEL_KEY_RULE,
-    MAX_LABEL_KEY_CHARS,
-    MAX_LABEL_VALUE_CHARS,
-    MAX_LABELS,
+    CUSTOM_ERROR,
     BriefDetail,
     FullDetail,
     Seed,
     bot_names,
+    custom_error,
     game_names,
-    labels_problem,
     schema_enum,
 )
 
@@ -52,7 +49,6 @@ MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
 MAX_WHY_CHARS = 2000
 MAX_TALK_CHARS = 1000
-MAX_LABEL_CHARS = MAX_LABEL_VALUE_CHARS
 MAX_ID_CHARS = 100
 """Game ids, credentials, codes, request ids, seat, game and bot names."""
 MAX_STRUCTURED_CHARS = 4000
@@ -67,17 +63,6 @@ MAX_PAGE_SIZE = 500
 MAX_LOG_LIMIT = 1000
 MAX_WAIT_SECONDS = 50.0
 DEFAULT_WAIT_SECONDS = 25.0
-
-_CUSTOM = "arena_"
-"""Prefix of this module's error types: their messages already name the field."""
-
-
-def _custom_error(kind: str, message: str, allowed: str | None = None) -> PydanticCustomError:
-    # The message goes in as context: user-derived text may contain braces.
-    return PydanticCustomError(
-        _CUSTOM + kind, "{message}", {"message": message, "allowed": allowed}
-    )
-
 
 # ---- the models ------------------------------------------------------------------------------
 
@@ -95,7 +80,7 @@ class ToolInput(BaseModel):
     def _no_booleans(cls, value: Any, info: ValidationInfo) -> Any:
         # No argument is a boolean, and pydantic would read true as the number 1.
         if isinstance(value, bool):
-            raise _custom_error("boolean", f"{info.field_name} is {str(value).lower()}")
+            raise custom_error("boolean", f"{info.field_name} is {str(value).lower()}")
         return value
 
     @field_validator("*", mode="after")
@@ -117,7 +102,7 @@ class ToolInput(BaseModel):
         elif isinstance(value, dict):
             problem = json_problem(name, value, cls.json_limits.get(name, MAX_STRUCTURED_CHARS))
         if problem is not None:
-            raise _custom_error("bad_text", problem)
+            raise custom_error("bad_text", problem)
         return value
 
 
@@ -136,64 +121,6 @@ ModelLabel = Annotated[
 PromptLabel = Annotated[
     Label | None, Field(description="Label of the prompt used (kept in the record).")
 ]
-LABELS_ALLOWED = (
-    f"labels: at most {MAX_LABELS}; keys {LABEL_KEY_RULE}, at most {MAX_LABEL_KEY_CHARS} "
-    f"characters; values non-empty, at most {MAX_LABEL_CHARS} characters"
-)
-LABELS_HELP = (
-    'Labels kept in the record to score and compare runs, e.g. {"variant": "b"}. '
-    + LABELS_ALLOWED.removeprefix("labels: ").capitalize()
-    + ". `model` and `prompt` may be given here or as their own arguments. Each label takes its "
-    "value from the first of: this call's arguments, the server's `--label` flags, its "
-    "COGS_ARENA_LABELS variable. Your client's name and version are recorded beside them."
-)
-
-
-def _checked_labels(value: dict[str, str] | None) -> dict[str, str] | None:
-    problem = None if value is None else labels_problem("labels", value)
-    if problem is not None:
-        raise _custom_error("bad_label", problem, allowed=LABELS_ALLOWED)
-    return value
-
-
-Labels = Annotated[
-    dict[str, str] | None, AfterValidator(_checked_labels), Field(description=LABELS_HELP)
-]
-LABELLED = ("model", "prompt")
-"""Labels that also have their own argument (and their own field in the record)."""
-
-
-class _Labelled:
-    """new_game and join_game: `model`, `prompt` and `labels` name one set of labels."""
-
-    @model_validator(mode="after")
-    def _labels_agree(self) -> Any:
-        labels: dict[str, str] = getattr(self, "labels", None) or {}
-        for key in LABELLED:
-            given = _given(getattr(self, key, None))
-            if given is not None and key in labels and labels[key] != given:
-                raise _custom_error(
-                    "label_twice",
-                    f"{key} and labels.{key} differ",
-                    allowed=f"give {key} once: as the {key} argument or in labels",
-                )
-        return self
-
-    def given_labels(self) -> dict[str, str]:
-        """Every label this call gives, `model` and `prompt` included."""
-        labels = dict(getattr(self, "labels", None) or {})
-        for key in LABELLED:
-            given = _given(getattr(self, key, None))
-            if given is not None:
-                labels[key] = given
-        return labels
-
-
-def _given(value: str | None) -> str | None:
-    # Models fill optional arguments with "": that must not wipe the harness's label.
-    return value if value is not None and value.strip() else None
-
-
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
 Cursor = Annotated[int, Field(ge=0, le=MAX_JSON_INT)]
 JsonInt = Annotated[int, Field(ge=-MAX_JSON_INT, le=MAX_JSON_INT)]
@@ -214,7 +141,7 @@ class ListGamesInput(ToolInput):
     pass
 
 
-class NewGameInput(_Labelled, ToolInput):
+class NewGameInput(Labelled, ToolInput):
     json_limits: ClassVar[dict[str, int]] = {
         "ruleset": MAX_RULESET_CHARS,
         "labels": 2 * MAX_STRUCTURED_CHARS,  # labels_problem has the precise bounds
@@ -266,7 +193,7 @@ class NewGameInput(_Labelled, ToolInput):
     ] = None
 
 
-class JoinGameInput(_Labelled, ToolInput):
+class JoinGameInput(Labelled, ToolInput):
     json_limits: ClassVar[dict[str, int]] = {"labels": 2 * MAX_STRUCTURED_CHARS}
 
     invitation: Annotated[
@@ -366,7 +293,7 @@ class PlayInput(ToolInput):
         given = [name for name in SUBMISSION_FORMS if getattr(self, name) is not None]
         if len(given) != 1:
             got = " and ".join(given) if given else "none of them"
-            raise _custom_error(
+            raise custom_error(
                 "one_submission",
                 f"Give exactly one of move, number, moves or structured (got {got}).",
                 allowed="move='<notation>' | number=<menu number> | moves=[...] | structured={...}",
@@ -395,7 +322,7 @@ class TalkInput(ToolInput):
     @classmethod
     def _visible(cls, value: str) -> str:
         if not any(char.isprintable() and not char.isspace() for char in value):
-            raise _custom_error(
+            raise custom_error(
                 "empty_talk", "text has no visible character.", "1 or more visible characters"
             )
         return value
@@ -466,7 +393,7 @@ def bad_argument(model_cls: type[BaseModel], exc: ValidationError) -> BadArgumen
             found = error.get("input")
             located = text_problem(path, found) if isinstance(found, str) else None
             text = located or f"{path} is not valid Unicode text; send valid Unicode text"
-        elif error["type"].startswith(_CUSTOM):
+        elif error["type"].startswith(CUSTOM_ERROR):
             text = str(context.get("message") or error["msg"]).rstrip(".")
             allowed = str(context.get("allowed") or allowed)
         else:

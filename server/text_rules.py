@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from .errors import BadArgument
 
@@ -19,6 +19,18 @@ MAX_JSON_DEPTH = 32
 """Deeper JSON would overflow the recursion of the encoders that write the record."""
 MAX_JSON_INT = 2**53
 """The largest integer every JSON reader keeps exactly."""
+
+
+CUSTOM_ERROR = "arena_"
+"""Prefix of the input models' own error types: their messages already name the field."""
+
+
+def custom_error(kind: str, message: str, allowed: str | None = None) -> PydanticCustomError:
+    """A validation error whose message is shown as it is, with what is allowed."""
+    # The message goes in as context: user-derived text may contain braces.
+    return PydanticCustomError(
+        CUSTOM_ERROR + kind, "{message}", {"message": message, "allowed": allowed}
+    )
 
 
 def lone_surrogate(text: str) -> tuple[int, str] | None:
@@ -121,46 +133,6 @@ def clean_label(value: str | None, max_chars: int) -> str | None:
     return value[:max_chars]
 
 
-# ---- labels: who and what played a seat, for the record and the scoring ------------------------
-
-MAX_LABELS = 16
-"""Labels on one seat, after the server's defaults are merged in."""
-MAX_LABEL_KEY_CHARS = 40
-MAX_LABEL_VALUE_CHARS = 200
-LABEL_KEY_RULE = "a letter, then letters, digits, '_', '-' or '.'"
-_LABEL_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
-
-
-def label_problem(field: str, key: str, value: str) -> str | None:
-    """Why the label `key`=`value` cannot be recorded, or None. Keys are plain names, so a
-    table, a CSV header or `rate --by` can use them as they are; values are any non-empty text
-    the `model` and `prompt` arguments take (score escapes what a terminal must not see)."""
-    if not isinstance(key, str) or not isinstance(value, str):
-        return f"{field}: keys and values must be text"
-    if not key or len(key) > MAX_LABEL_KEY_CHARS or not _LABEL_KEY.fullmatch(key):
-        return (
-            f"{field}: the key {shown(key)} is not a label name ({LABEL_KEY_RULE}, at most "
-            f"{MAX_LABEL_KEY_CHARS} characters)"
-        )
-    where = f"{field}.{key}"
-    if not value.strip():
-        return f"{where} is empty"
-    if len(value) > MAX_LABEL_VALUE_CHARS:
-        return f"{where} is longer than {MAX_LABEL_VALUE_CHARS} characters"
-    return text_problem(where, value)
-
-
-def labels_problem(field: str, labels: dict[str, str]) -> str | None:
-    """Why `labels` cannot be recorded, or None: too many, or a bad key or value."""
-    if len(labels) > MAX_LABELS:
-        return f"{field} has {len(labels)} labels; at most {MAX_LABELS}"
-    for key, value in labels.items():
-        problem = label_problem(field, key, value)
-        if problem is not None:
-            return problem
-    return None
-
-
 @functools.cache
 def json_container_fields(model_cls: type[BaseModel]) -> frozenset[str]:
     """Fields that take a JSON array or object: clients sometimes send those as JSON text."""
@@ -208,11 +180,13 @@ def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], No
 
 # ---- how much of a view a result carries, and seeds ------------------------------------------
 
-Detail = Literal["full", "brief", "none"]
+Detail = Literal["full", "brief", "data", "none"]
 DETAIL_HELP = (
-    "How much of your view the answer carries: 'full' (the whole board with its legend and "
-    "help), 'brief' (status, what the host played for you, the compact board and scores) or "
-    "'none' (one status line; the structured view keeps only the status fields)."
+    "How much of your view the answer carries: 'full' (the whole board as text with its legend "
+    "and help, and the observation as structured data), 'brief' (status, what happened since "
+    "your last look, the compact board and scores, as text only), 'data' (the status lines as "
+    "text and the observation as structured data, for programs) or 'none' (the status lines "
+    "only)."
 )
 MAX_SEED_DIGITS = 40
 """A seed given as text of at most this many digits is that integer (a random seed has 39)."""

@@ -127,9 +127,9 @@ def test_a_bad_label_on_join_leaves_the_invitation_usable(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("flags", "env", "named"),
     [
-        (["model"], "", "--label: 'model' is not key=value"),
+        (["model"], "", "--label: model is not key=value"),
         (["1x=y"], "", "--label: the key '1x' is not a label name"),
-        ([], "model=a,prompt", "COGS_ARENA_LABELS: 'prompt' is not key=value"),
+        ([], "model=a,prompt", "COGS_ARENA_LABELS: prompt is not key=value"),
         ([], "model=", "COGS_ARENA_LABELS.model is empty"),
     ],
 )
