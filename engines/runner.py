@@ -73,3 +73,12 @@ def play_bots(
     outcome = engine.outcome(state)
     assert outcome is not None, "a game with no seat to act must have an outcome"
     return BotGame(state, outcome, record, batches)
+
+
+def seat_bots(bots: Sequence[str], game: int, rotate: bool) -> list[str]:
+    """The bots of one game of a series: as given, or rotated one seat per game so each bot
+    visits every seat."""
+    if not rotate:
+        return list(bots)
+    k = game % len(bots)
+    return list(bots[-k:]) + list(bots[:-k]) if k else list(bots)

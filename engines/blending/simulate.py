@@ -21,9 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import mean
 from typing import Any
 
+from ..protocol import Outcome
 from ..runner import play_bots
+from ..runner import seat_bots as seat_bots
 from .engine import BlendingEngine
 from .ruleset import BlendingRules
+from .state import State
 from .tiles import CLASS_NAME
 
 FUN_NUMBERS = (
@@ -53,9 +56,18 @@ def game_record(
     engine = BlendingEngine()
     ruleset = rules if isinstance(rules, BlendingRules) else BlendingRules.model_validate(rules)
     game = play_bots(engine, ruleset, seed, list(bots))
-    s = game.state
-    st = s.stats
-    final = [int(x) for x in game.outcome.scores]
+    return {
+        "seed": seed,
+        "bots": list(bots),
+        **game_numbers(game.state, game.outcome),
+        "decisions": len(game.moves),
+    }
+
+
+def game_numbers(state: State, outcome: Outcome) -> dict[str, Any]:
+    """One finished game's contribution to the fun numbers, however it was played."""
+    st = state.stats
+    final = [int(x) for x in outcome.scores]
     lead_changes = 0
     last: int | None = None
     for scores in st.round_scores:
@@ -65,15 +77,13 @@ def game_record(
             if last is not None and who != last:
                 lead_changes += 1
             last = who
-    winners = list(game.outcome.winners)
+    winners = list(outcome.winners)
     comeback = False
     if len(winners) == 1 and st.round_scores:
         middle = st.round_scores[(len(st.round_scores) - 1) // 2]
         comeback = winners[0] not in _leaders(middle)
     total = sum(final)
     return {
-        "seed": seed,
-        "bots": list(bots),
         "scores": final,
         "winners": winners,
         "rounds": len(st.round_scores),
@@ -88,7 +98,6 @@ def game_record(
         "reshuffles": st.reshuffles,
         "someone_on_zero": min(final) == 0,
         "winner_share": (max(final) / total) if total else None,
-        "decisions": len(game.moves),
     }
 
 
@@ -150,14 +159,6 @@ def avg_scores(records: Sequence[Mapping[str, Any]]) -> float:
     return round(mean(float(mean(r["scores"])) for r in records), 3)
 
 
-def seat_bots(bots: Sequence[str], game: int, rotate: bool) -> list[str]:
-    """The bots of one game: as given, or rotated one seat per game so bots visit every seat."""
-    if not rotate:
-        return list(bots)
-    k = game % len(bots)
-    return list(bots[-k:]) + list(bots[:-k]) if k else list(bots)
-
-
 def simulate(
     seeds: Iterable[int | str],
     bots: Sequence[str],
@@ -182,6 +183,18 @@ def report(stats: Mapping[str, Any]) -> str:
         return "no games"
     lines = [
         f"games                      {stats['games']}",
+        *fun_lines(stats),
+        "win rate by seat           "
+        + " ".join(f"{i}:{w:.0%}" for i, w in enumerate(stats["win_rate_by_seat"])),
+        "win rate by bot            "
+        + " ".join(f"{b}:{w:.0%}" for b, w in stats["win_rate_by_bot"].items()),
+    ]
+    return "\n".join(lines)
+
+
+def fun_lines(stats: Mapping[str, Any]) -> list[str]:
+    """The lines only Blending has (a host prints games and win rates its own way)."""
+    return [
         f"rounds per game            {stats['rounds']} (max {stats['rounds_max']})",
         f"lead changes per game      {stats['lead_changes']} (max {stats['lead_changes_max']})",
         f"comebacks                  {stats['comebacks']:.0%} of games",
@@ -194,11 +207,6 @@ def report(stats: Mapping[str, Any]) -> str:
         f"games with a player on 0   {stats['games_with_a_player_on_0']:.0%}",
         f"winner's share of points   {stats['winner_share_of_points']} "
         f"(over half in {stats['winner_over_half']:.0%} of games)",
-        "win rate by seat           "
-        + " ".join(f"{i}:{w:.0%}" for i, w in enumerate(stats["win_rate_by_seat"])),
         "win rate by class          "
         + " ".join(f"{c}:{w:.0%}" for c, w in stats["win_rate_by_class"].items()),
-        "win rate by bot            "
-        + " ".join(f"{b}:{w:.0%}" for b, w in stats["win_rate_by_bot"].items()),
     ]
-    return "\n".join(lines)
