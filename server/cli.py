@@ -11,15 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from .config import default_store_path, default_transcripts_dir
+from .stores import describe, is_url, open_store, store_spec, transcripts_dir
 
 
 def _add_store_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
-        type=Path,
         default=None,
-        help="SQLite store file (default: $COGS_ARENA_STORE or the user data directory)",
+        metavar="FILE|URL",
+        help="SQLite store file, or postgresql://user@host/db for one database shared by several "
+        "server instances (default: $COGS_ARENA_STORE or the user data directory)",
     )
     parser.add_argument(
         "--memory", action="store_true", help="keep games in memory only (lost on exit)"
@@ -137,14 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
-    store = args.store if args.store is not None else default_store_path()
-    transcripts = (
-        args.transcripts
-        if args.transcripts is not None
-        else default_transcripts_dir(store if args.store is not None else None)
-    )
-    return store, transcripts
+def _paths(args: argparse.Namespace) -> tuple[str, Path]:
+    """The store (a file or a URL) and the transcripts folder."""
+    spec = store_spec(args.store)
+    return spec, transcripts_dir(args.transcripts, spec)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -155,8 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .limits import Limits
     from .mcp_app import build_server
     from .service import GameService
-    from .store import MemoryStore, Store
-    from .store_sqlite import SqliteStore
+    from .store import Store
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
     options = HttpOptions(
@@ -186,7 +182,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"cogs-arena serve: {exc}", file=sys.stderr)
             return 2
     store_path, transcripts = _paths(args)
-    store: Store = MemoryStore() if args.memory else SqliteStore(store_path)
+    try:
+        store: Store = open_store(store_path, memory=args.memory)
+    except Exception as exc:  # unreachable server, wrong credentials, a newer schema
+        where = describe(store_path, memory=args.memory)
+        print(f"cogs-arena serve: cannot open the store {where}: {exc}", file=sys.stderr)
+        return 2
     service = GameService(
         store,
         transcripts,
@@ -202,7 +203,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def say(line: str) -> None:  # stderr only: under stdio, stdout carries the protocol
         print(f"cogs-arena serve: {line}", file=sys.stderr, flush=True)
 
-    kept = "in memory (lost on exit)" if args.memory else str(store_path.absolute())
+    kept = describe(store_path, memory=args.memory)
     say(f"store {kept}; transcripts in {transcripts.absolute()}")
     if labels:
         say("default labels " + ", ".join(f"{k}={v}" for k, v in labels.items()))
@@ -239,7 +240,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
     store_path, transcripts = _paths(args)
-    return anyio.run(run_demo, store_path, transcripts, args.seed, args.max_turns, args.memory)
+    if is_url(store_path):
+        print(
+            "cogs-arena demo: the demo keeps its game in a SQLite file or --memory", file=sys.stderr
+        )
+        return 2
+    return anyio.run(
+        run_demo, Path(store_path), transcripts, args.seed, args.max_turns, args.memory
+    )
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

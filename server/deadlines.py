@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ..transcripts.events import Absent, Event, JoinTimeout
 from .referee import Referee
 from .sessions import Session, Sessions
+from .store import GameBusy
 
 log = logging.getLogger("cogs_arena.deadlines")
 
@@ -72,13 +73,20 @@ class Deadlines:
 
     def tick(self) -> int:
         """Enforces every clock that has run out; returns how many games changed. The server
-        calls it about once a second; tests call it after moving a fake clock."""
+        calls it about once a second; tests call it after moving a fake clock.
+
+        With several instances on one store each ticks: a game another instance holds is
+        skipped (it enforces the clock itself if its call is a move, or a later tick will), and
+        one it does get is reloaded if it moved on and looked at again, so a deadline fires once.
+        """
         now = self.clock()
         changed = 0
         for game_id in self.sessions.store.due(now):
             try:
-                with self.sessions.open(game_id) as session:
+                with self.sessions.open(game_id, wait=False) as session:
                     changed += self.enforce(session)
+            except GameBusy:
+                continue
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("deadline tick failed for game %s", game_id)
         self.sessions.evict_idle(now)

@@ -109,9 +109,11 @@ class GameService:
     def resume(self) -> ResumeReport:
         """Mends every game's transcript from the store, finished games included, and restarts
         the clocks of unfinished games (nobody is defaulted for the time the server was down).
-        A game that cannot be loaded is reported and skipped."""
+        A game that cannot be loaded is reported and skipped. While other instances run on a
+        shared store the service was not down, and the clocks run on."""
         report = ResumeReport()
         now = self.clock()
+        restart_clocks = self.store.peers() == 0
         for game_id in self.store.game_ids():
             report.games += 1
             try:
@@ -122,6 +124,8 @@ class GameService:
                 if record.status == "over":
                     continue
                 report.unfinished += 1
+                if not restart_clocks:
+                    continue
                 with self.sessions.open(game_id) as session:
                     if session.record.due() is not None:
                         session.record.decision_started = now

@@ -5,6 +5,10 @@ the record and state as the store has them. A step is made on the live session a
 `commit`; if anything fails before the commit succeeds, the session is put back exactly as the
 store holds it, so the live game never runs ahead of (or apart from) the record. Idle sessions
 are dropped from memory and reloaded from the store when next used.
+
+When several server instances share the store, `open` also holds the game in the store for the
+call and compares versions: a copy that another instance moved on is reloaded first, so every
+step is made on the latest state and none is overwritten.
 """
 
 from __future__ import annotations
@@ -46,19 +50,21 @@ class Session:
     evicted: bool = False
     transcript_behind: bool = False
     """The transcript file missed a write; it is laid anew from the store at the next commit."""
-    saved: tuple[GameRecord, Any, int] | None = None
+    saved: tuple[GameRecord, Any, int, int] | None = None
+    version: int = 0
+    """The store's version of the game this copy is: one more with every commit."""
 
 
 def load_session(store: Store, game_id: str) -> Session:
-    record = store.get(game_id)
-    state_text = store.state(game_id)
-    if record is None or state_text is None:
+    loaded = store.load(game_id)
+    if loaded is None:
         raise UnknownGameId(
             f"No game with id {game_id!r}.",
             allowed="a game_id returned by new_game (list_games shows the games to start)",
         )
-    engine = get_engine(record.game)
-    return Session(record, engine, engine.state_from_json(json.loads(state_text)))
+    engine = get_engine(loaded.record.game)
+    state = engine.state_from_json(json.loads(loaded.state))
+    return Session(loaded.record, engine, state, version=loaded.version)
 
 
 class Sessions:
@@ -76,6 +82,12 @@ class Sessions:
         self.listeners: list[Callable[[str], None]] = []
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
+        store.watch(self._changed_elsewhere)
+
+    def _changed_elsewhere(self, game_id: str) -> None:
+        """Another server instance committed to this game: its waiters hear of it here too."""
+        for listener in self.listeners:
+            listener(game_id)
 
     def __len__(self) -> int:
         return len(self._live)
@@ -87,8 +99,7 @@ class Sessions:
                 self._live.move_to_end(game_id)
                 return session
         loaded = load_session(self.store, game_id)
-        if self.transcripts.last_seq(loaded.record.transcript_name) != loaded.record.event_count:
-            loaded.transcript_behind = True
+        self._check_transcript(loaded)
         with self._lock:
             # Another thread may have loaded it meanwhile: one session per game, always.
             session = self._live.setdefault(game_id, loaded)
@@ -106,9 +117,23 @@ class Sessions:
             self._live[session.record.game_id] = session
         self._trim()
 
+    def _check_transcript(self, session: Session) -> None:
+        name = session.record.transcript_name
+        if self.transcripts.last_seq(name) != session.record.event_count:
+            session.transcript_behind = True
+
+    def _refresh(self, session: Session) -> None:
+        """Makes a cached copy that another instance moved on the store's again."""
+        fresh = load_session(self.store, session.record.game_id)
+        session.record, session.state, session.version = fresh.record, fresh.state, fresh.version
+        session.chat = None
+        self._check_transcript(session)
+
     @contextmanager
-    def open(self, game_id: str) -> Iterator[Session]:
-        """Holds the game's lock; rolls the session back to the store's copy on any failure."""
+    def open(self, game_id: str, *, wait: bool = True) -> Iterator[Session]:
+        """Holds the game's lock (and, on a shared store, the game in the store: without `wait`,
+        GameBusy if another instance has it); rolls the session back to the store's copy on any
+        failure."""
         while True:
             session = self._get(game_id)
             session.lock.acquire()
@@ -116,18 +141,21 @@ class Sessions:
                 break
             session.lock.release()
         try:
-            outer = session.saved is None
-            if outer:
-                session.saved = _snapshot(session)
-            session.touched = self.clock()
-            try:
+            if session.saved is not None:  # a call inside a call on this thread: held already
+                session.touched = self.clock()
                 yield session
-            except BaseException:
-                if outer:
+                return
+            with self.store.hold(game_id, wait=wait) as version:
+                if version is not None and version != session.version:
+                    self._refresh(session)
+                session.saved = _snapshot(session)
+                session.touched = self.clock()
+                try:
+                    yield session
+                except BaseException:
                     _restore(session)
-                raise
-            finally:
-                if outer:
+                    raise
+                finally:
                     session.saved = None
         finally:
             session.lock.release()
@@ -150,14 +178,16 @@ class Sessions:
             event.seq = record.event_count
         record.updated = self.clock()
         state = canonical_json(session.engine.state_to_json(session.state))
+        version = session.version + 1
         try:
-            self.store.commit(Commit(record, state, list(events), list(requests)))
+            self.store.commit(Commit(record, state, list(events), list(requests), version))
         except Exception as exc:
             log.exception("commit failed for game %s", record.game_id)
             raise NotSaved(
                 "The server could not save this step, so nothing changed: the game is as it was.",
                 allowed="try the same call again (with the same request_id, if you gave one)",
             ) from exc
+        session.version = version
         if session.saved is not None:
             session.saved = _snapshot(session)
         if session.chat is not None:
@@ -218,14 +248,14 @@ class Sessions:
             session.lock.release()
 
 
-def _snapshot(session: Session) -> tuple[GameRecord, Any, int]:
+def _snapshot(session: Session) -> tuple[GameRecord, Any, int, int]:
     chat = -1 if session.chat is None else len(session.chat)
-    return session.record.model_copy(deep=True), session.state, chat
+    return session.record.model_copy(deep=True), session.state, chat, session.version
 
 
 def _restore(session: Session) -> None:
     assert session.saved is not None
-    record, state, chat = session.saved
+    record, state, chat, session.version = session.saved
     session.record = record.model_copy(deep=True)
     session.state = state
     if session.chat is not None:

@@ -7,9 +7,10 @@ a crash the store holds either all of a step or none of it.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,17 +39,61 @@ class Commit:
     state: str
     events: Sequence[Event] = ()
     requests: Sequence[StoredRequest] = field(default_factory=tuple)
+    version: int | None = None
+    """The game's version once this commit is in: the store refuses it (StaleWrite) unless it
+    holds `version - 1` (0: no such game yet). None writes whatever the store holds, plus one."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as one read of the store has it: record, state and version agree."""
+
+    record: GameRecord
+    state: str
+    version: int
 
 
 class StaleWrite(RuntimeError):
     """The record in the store moved on since this copy was read (another writer won)."""
 
 
+class GameBusy(RuntimeError):
+    """Another server instance holds the game's lock (raised only when asked not to wait)."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The store was written by a newer cogs-arena than this one."""
+
+
 class Store(ABC):
+    shared = False
+    """True when other server instances may write to this store at the same time."""
+
     @abstractmethod
     def commit(self, commit: Commit) -> None:
         """Writes the record, its state, its events (numbered up to `record.event_count`) and
-        request results atomically; raises StaleWrite if the events are out of step."""
+        request results atomically; raises StaleWrite if the events or version are out of step."""
+
+    @abstractmethod
+    def load(self, game_id: str) -> Loaded | None:
+        """Record, state and version of a game, as of one moment."""
+
+    def hold(
+        self, game_id: str, *, wait: bool = True
+    ) -> contextlib.AbstractContextManager[int | None]:
+        """Holds the game against other server instances for one call and gives the game's
+        version in the store (0: none), so a cached copy that another instance moved on is
+        reloaded. Without `wait`, raises GameBusy if another instance holds it. A store that
+        only this process writes gives None: the cache is the truth."""
+        return contextlib.nullcontext(None)
+
+    def watch(self, callback: Callable[[str], None]) -> None:
+        """`callback(game_id)` after another instance changed a game (from any thread)."""
+        return None
+
+    def peers(self) -> int:
+        """How many other server instances are using this store now."""
+        return 0
 
     @abstractmethod
     def get(self, game_id: str) -> GameRecord | None: ...
@@ -92,6 +137,19 @@ class Store(ABC):
         return None
 
 
+def next_version(commit: Commit, stored: int) -> int:
+    """The version a commit makes over the `stored` one, or StaleWrite if it was made from
+    another."""
+    if commit.version is None:
+        return stored + 1
+    if commit.version != stored + 1:
+        raise StaleWrite(
+            f"game {commit.record.game_id}: store at version {stored}, this copy was made from "
+            f"version {commit.version - 1}"
+        )
+    return commit.version
+
+
 def audience_key(event: Event) -> str:
     """The audience as the stores index it: "*" for everyone, "|0|3|" for seats 0 and 3."""
     if event.audience is None:
@@ -111,6 +169,7 @@ class MemoryStore(Store):
         self._updated: dict[str, float] = {}
         self._events: dict[str, list[str]] = {}
         self._requests: dict[tuple[str, int, str], StoredRequest] = {}
+        self._versions: dict[str, int] = {}
 
     def commit(self, commit: Commit) -> None:
         record = commit.record
@@ -120,6 +179,7 @@ class MemoryStore(Store):
             log = self._events.get(record.game_id, [])
             if len(log) + len(lines) != record.event_count:
                 raise StaleWrite(f"game {record.game_id}: events out of step with the record")
+            version = next_version(commit, self._versions.get(record.game_id, 0))
             for req in commit.requests:
                 if (record.game_id, req.seat, req.request_id) in self._requests:
                     raise StaleWrite(f"request id {req.request_id!r} already answered")
@@ -129,8 +189,18 @@ class MemoryStore(Store):
             self._status[record.game_id] = record.status
             self._updated[record.game_id] = record.updated
             self._due[record.game_id] = record.due()
+            self._versions[record.game_id] = version
             for req in commit.requests:
                 self._requests[(record.game_id, req.seat, req.request_id)] = req
+
+    def load(self, game_id: str) -> Loaded | None:
+        with self._lock:
+            raw = self._records.get(game_id)
+            state = self._states.get(game_id)
+            version = self._versions.get(game_id, 0)
+        if raw is None or state is None:
+            return None
+        return Loaded(GameRecord.model_validate_json(raw), state, version)
 
     def get(self, game_id: str) -> GameRecord | None:
         with self._lock:

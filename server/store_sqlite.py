@@ -2,7 +2,8 @@
 
 Events carry their audience in a column, so `log` and `wait` read only what a viewer may see
 after its cursor, with a limit, in SQL; request results sit in their own table, written in the
-same transaction as the move they answer.
+same transaction as the move they answer. The schema version is `PRAGMA user_version`; a store
+written by an older version is upgraded at open, step by step, in one transaction.
 """
 
 from __future__ import annotations
@@ -15,11 +16,21 @@ from pathlib import Path
 
 from ..transcripts.events import Event, event_json, parse_event
 from .records import GameRecord
-from .store import Commit, StaleWrite, Store, StoredRequest, Viewer, audience_key
+from .store import (
+    Commit,
+    Loaded,
+    SchemaTooNew,
+    StaleWrite,
+    Store,
+    StoredRequest,
+    Viewer,
+    audience_key,
+    next_version,
+)
 
 log = logging.getLogger("cogs_arena.store")
 
-SCHEMA = 2
+SCHEMA = 3
 TABLES = (
     "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, status TEXT NOT NULL,"
     " due REAL, updated REAL NOT NULL DEFAULT 0, record TEXT NOT NULL, state TEXT NOT NULL)",
@@ -30,6 +41,12 @@ TABLES = (
     " request_id TEXT NOT NULL, fingerprint TEXT NOT NULL, result TEXT NOT NULL,"
     " PRIMARY KEY (game_id, seat, request_id)) WITHOUT ROWID",
 )
+"""Schema 2, the first this store reads."""
+STEPS: dict[int, tuple[str, ...]] = {
+    2: TABLES,
+    # The game's version: several writers (server instances) tell a stale copy by it.
+    3: ("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",),
+}
 
 
 class SqliteStore(Store):
@@ -47,18 +64,24 @@ class SqliteStore(Store):
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if version == SCHEMA:
             return
+        if version > SCHEMA:
+            raise SchemaTooNew(
+                f"store {self.path} has schema {version}; this cogs-arena reads schema {SCHEMA} "
+                "and older: upgrade cogs-arena"
+            )
         self._db.execute("BEGIN IMMEDIATE")
         try:
             old = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
-            if version < SCHEMA and "games" in old:
+            if version < 2 and "games" in old:
                 # Schema 1 kept untyped events; they cannot be served by this version. They are
                 # set aside, not deleted, so nothing a user recorded is lost.
                 log.warning("store %s: schema %d games set aside as *_v1", self.path, version)
                 self._db.execute("ALTER TABLE games RENAME TO games_v1")
                 if "events" in old:
                     self._db.execute("ALTER TABLE events RENAME TO events_v1")
-            for statement in TABLES:
-                self._db.execute(statement)
+            for step in range(max(version + 1, 2), SCHEMA + 1):
+                for statement in STEPS[step]:
+                    self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version={SCHEMA}")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -75,14 +98,16 @@ class SqliteStore(Store):
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                top = self._db.execute(
-                    "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?",
-                    (record.game_id,),
-                ).fetchone()[0]
+                top, stored = self._db.execute(
+                    "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?),"
+                    " (SELECT version FROM games WHERE id = ?)",
+                    (record.game_id, record.game_id),
+                ).fetchone()
                 if top != first - 1:
                     raise StaleWrite(
                         f"game {record.game_id}: store at event {top}, not {first - 1}"
                     )
+                version = next_version(commit, stored or 0)
                 self._db.executemany(
                     "INSERT INTO events (game_id, seq, audience, data) VALUES (?, ?, ?, ?)", rows
                 )
@@ -95,10 +120,10 @@ class SqliteStore(Store):
                     ],
                 )
                 self._db.execute(
-                    "INSERT INTO games (id, status, due, updated, record, state)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
+                    "INSERT INTO games (id, status, due, updated, record, state, version)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
                     " status=excluded.status, due=excluded.due, updated=excluded.updated,"
-                    " record=excluded.record, state=excluded.state",
+                    " record=excluded.record, state=excluded.state, version=excluded.version",
                     (
                         record.game_id,
                         record.status,
@@ -106,6 +131,7 @@ class SqliteStore(Store):
                         record.updated,
                         record.model_dump_json(),
                         commit.state,
+                        version,
                     ),
                 )
             except BaseException as exc:
@@ -114,6 +140,15 @@ class SqliteStore(Store):
                     raise StaleWrite(str(exc)) from exc
                 raise
             self._db.execute("COMMIT")
+
+    def load(self, game_id: str) -> Loaded | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT record, state, version FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return Loaded(GameRecord.model_validate_json(row[0]), str(row[1]), int(row[2]))
 
     def get(self, game_id: str) -> GameRecord | None:
         with self._lock:

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_helpers import PgCluster, PgUnavailable
 
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store import MemoryStore
@@ -22,6 +23,25 @@ def sqlite_service(tmp_path: Path) -> Iterator[GameService]:
     store = SqliteStore(tmp_path / "arena.sqlite3")
     yield GameService(store, tmp_path / "transcripts")
     store.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """One throwaway PostgreSQL server for the whole run, started by the first test needing it."""
+    cluster = PgCluster()
+    try:
+        cluster.start()
+    except PgUnavailable as exc:
+        cluster.stop()
+        pytest.fail(f"PostgreSQL is needed here and could not start: {exc}", pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: PgCluster) -> str:
+    """A fresh empty database on the test cluster."""
+    return pg_cluster.new_database()
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
-"""The Store contract, on both backends: one commit writes events, record, state and request
-results atomically (or nothing, with StaleWrite when the numbering is out of step); events are
-read after a cursor, filtered by audience, with a limit; request(), due() and count()."""
+"""The Store contract, on every backend (memory, SQLite, PostgreSQL): one commit writes events,
+record, state and request results atomically (or nothing, with StaleWrite when the numbering or
+the version is out of step); events are read after a cursor, filtered by audience, with a limit;
+request(), due() and count()."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from cogs_arena.server.records import GameRecord, SeatRecord
 from cogs_arena.server.store import Commit, MemoryStore, StaleWrite, Store, StoredRequest
+from cogs_arena.server.store_postgres import PostgresStore
 from cogs_arena.server.store_sqlite import SqliteStore
 from cogs_arena.transcripts.events import Event, Talk
 
@@ -58,9 +60,15 @@ def _request(request_id: str, seat: int = 0, result: str = '{"result":1}') -> St
     )
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    made: Store = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "s.db")
+    made: Store
+    if request.param == "memory":
+        made = MemoryStore()
+    elif request.param == "sqlite":
+        made = SqliteStore(tmp_path / "s.db")
+    else:
+        made = PostgresStore(request.getfixturevalue("pg_url"), pool_size=2)
     yield made
     made.close()
 
@@ -199,3 +207,25 @@ def test_sqlite_survives_reopen(tmp_path: Path) -> None:
     journal = second._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert journal == "wal"
     second.close()
+
+
+def test_versions_count_commits_and_refuse_a_stale_copy(store: Store) -> None:
+    assert store.load("g1") is None
+    store.commit(Commit(_record(1), "{}", [_talk(1)], version=1))
+    store.commit(Commit(_record(1), '{"v":2}', [], version=2))  # a commit without events counts
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.version == 2 and loaded.state == '{"v":2}'
+    assert loaded.record.event_count == 1
+    # a copy made from version 1 is behind: refused whole, even with its events in step
+    with pytest.raises(StaleWrite):
+        store.commit(Commit(_record(2, "over"), "{}", [_talk(2)], version=2))
+    # a new game over an existing one is refused too
+    with pytest.raises(StaleWrite):
+        store.commit(Commit(_record(1), "{}", [], version=1))
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.version == 2 and loaded.record.status == "active"
+    assert [e.seq for e in store.events("g1")] == [1]
+    store.commit(Commit(_record(2, "over"), "{}", [_talk(2)], version=3))
+    store.commit(_commit(_record(2, "over"), []))  # unchecked: whatever is stored, plus one
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.version == 4 and loaded.record.status == "over"
