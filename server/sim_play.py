@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..engines import get_engine
+from ..engines import Outcome, get_engine
+from ..engines.runner import play_bots
 from ..transcripts.events import Event, Header, SeatEntry
 from ..transcripts.io import TranscriptDir
 from .records import GameRecord, SeatRecord
@@ -42,12 +43,18 @@ class Planned:
 
 
 def play(plan: Planned) -> dict[str, Any]:
-    """Plays the game to its end; returns its numbers (and writes its transcript if asked)."""
+    """Plays the game to its end; returns its numbers (and writes its transcript if asked).
+    Without a transcript to write, the engines' own loop plays the same game about twice as
+    fast, as nothing need be recorded."""
     engine = get_engine(plan.game)
     ruleset = engine.ruleset(plan.rules)
     names = engine.seat_names(ruleset)
     if len(plan.bots) != len(names):
         raise ValueError(f"{plan.game}: {len(plan.bots)} bots for {len(names)} seats")
+    if plan.transcripts is None:
+        game = play_bots(engine, ruleset, plan.seed, plan.bots)
+        transitions = len(game.batches) if engine.simultaneous else len(game.moves)
+        return _numbers(plan, game.state, game.outcome, transitions, 0)
     now = time.time()
     seats = [
         SeatRecord(index=index, name=name, kind="bot", bot=bot)
@@ -78,10 +85,16 @@ def play(plan: Planned) -> dict[str, Any]:
     outcome = engine.outcome(session.state)
     if outcome is None or record.status != "over":
         raise RuntimeError(f"{plan.game} seed {plan.seed}: the bots stopped before the end")
-    if plan.transcripts is not None:
-        for seq, event in enumerate(events, start=1):
-            event.seq = seq
-        TranscriptDir(plan.transcripts).rewrite(record.transcript_name, events)
+    for seq, event in enumerate(events, start=1):
+        event.seq = seq
+    TranscriptDir(plan.transcripts).rewrite(record.transcript_name, events)
+    errors = sum(s.counters.fallbacks for s in record.seats)
+    return _numbers(plan, session.state, outcome, record.decision, errors)
+
+
+def _numbers(
+    plan: Planned, state: Any, outcome: Outcome, transitions: int, bot_errors: int
+) -> dict[str, Any]:
     return {
         "seed": plan.seed,
         "bots": list(plan.bots),
@@ -89,7 +102,7 @@ def play(plan: Planned) -> dict[str, Any]:
         "ranks": list(outcome.ranks),
         "winners": list(outcome.winners),
         "reason": outcome.reason,
-        "decisions": record.decision,
-        "bot_errors": sum(s.counters.fallbacks for s in record.seats),
-        **game_numbers(plan.game, session.state, outcome),
+        "decisions": transitions,
+        "bot_errors": bot_errors,
+        **game_numbers(plan.game, state, outcome),
     }

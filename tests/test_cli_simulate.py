@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.simulate import FUN_NUMBERS
 from cogs_arena.server.cli import main as cli_main
+from cogs_arena.server.sim_play import Planned, play
 from cogs_arena.transcripts import read_transcript, replay, score_files
 from cogs_arena.transcripts.events import Header
 
@@ -244,3 +247,14 @@ def test_games_over_processes_replay_and_score_through_the_cli(
         "territory:bot:homesteader",
         "territory:bot:diplomat",
     }
+
+
+@pytest.mark.parametrize("game", sorted(MIXES))
+def test_recorded_and_unrecorded_games_are_the_same_games(game: str, tmp_path: Path) -> None:
+    # Without --transcripts the engines' loop plays; with, the host's referee: same numbers.
+    engine = get_engine(game)
+    rules = engine.ruleset().model_dump(mode="json")
+    for seed in (3,):
+        plan = Planned(game, rules, seed, tuple(MIXES[game]))
+        recorded = play(replace(plan, transcripts=str(tmp_path)))
+        assert play(plan) == recorded
