@@ -257,6 +257,11 @@ class Engine(ABC, Generic[S, M]):
     def render(self, view: Mapping[str, JSON]) -> str:
         """Readable text of an observation or a spectator view."""
 
+    @abstractmethod
+    def picture(self, view: Mapping[str, JSON]) -> str:
+        """An SVG drawing of an observation or a spectator view (deterministic, well-formed
+        XML). Like `render` it reads only the view, so it shows what that viewer may see."""
+
     def render_brief(self, view: Mapping[str, JSON]) -> str:
         """The compact text of a view (status, board, scores) that a host sends after a move:
         an engine may leave out legends and help that do not change. Default: `render`."""

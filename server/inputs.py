@@ -78,8 +78,10 @@ class ToolInput(BaseModel):
     @field_validator("*", mode="before")
     @classmethod
     def _no_booleans(cls, value: Any, info: ValidationInfo) -> Any:
-        # No argument is a boolean, and pydantic would read true as the number 1.
-        if isinstance(value, bool):
+        # Only a flag (a field declared bool) takes a boolean: pydantic would read true as the
+        # number 1 anywhere else.
+        field = cls.model_fields.get(info.field_name or "")
+        if isinstance(value, bool) and (field is None or field.annotation is not bool):
             raise custom_error("boolean", f"{info.field_name} is {str(value).lower()}")
         return value
 
@@ -204,10 +206,20 @@ class JoinGameInput(Labelled, ToolInput):
     labels: Labels = None
 
 
+Image = Annotated[
+    bool,
+    Field(
+        description="true adds a picture of the board (PNG) beside the text, for models "
+        "that read images."
+    ),
+]
+
+
 class ShowInput(ToolInput):
     game_id: GameId
     credential: Credential
     detail: FullDetail = "full"
+    image: Image = False
 
 
 class LegalMovesInput(ToolInput):
@@ -287,6 +299,7 @@ class PlayInput(ToolInput):
         Field(description="The view's decision number you are answering (optional guard)."),
     ] = None
     detail: BriefDetail = "brief"
+    image: Image = False
 
     @model_validator(mode="after")
     def _one_form(self) -> PlayInput:
@@ -356,6 +369,7 @@ class SpectateInput(ToolInput):
     spectator_code: Annotated[
         str, Field(max_length=MAX_ID_CHARS, description="A spectator code from new_game.")
     ]
+    image: Image = False
 
 
 # ---- validation with errors a model can act on -----------------------------------------------

@@ -17,7 +17,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.subscriptions import InMemorySubscriptionBus
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from .. import __version__
@@ -49,6 +49,7 @@ from .mcp_support import (
     input_tool,
 )
 from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
+from .pictures import PNG_MIME, png, png_base64
 from .service import GameService
 from .waiters import WaiterHub
 
@@ -72,13 +73,15 @@ line to all seats or named seats; log lists the events your seat may see after a
 # ---- result texts -----------------------------------------------------------------------------
 
 
-def _result(model: BaseModel, text: str) -> CallToolResult:
+def _result(model: BaseModel, text: str, picture: str = "") -> CallToolResult:
     """The text block and the structured content. A view's text is only in the text block
-    (View.text is left out of every dump), so a result does not carry the view twice."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=text)],
-        structured_content=model.model_dump(mode="json"),
-    )
+    (View.text is left out of every dump), so a result does not carry the view twice. A
+    `picture` (SVG) goes beside the text as a PNG image block; the text stays."""
+    content: list[TextContent | ImageContent] = [TextContent(type="text", text=text)]
+    if picture:
+        data = png_base64(png(picture))
+        content.append(ImageContent(type="image", data=data, mime_type=PNG_MIME))
+    return CallToolResult(content=content, structured_content=model.model_dump(mode="json"))
 
 
 def _client_info(ctx: Ctx) -> tuple[str | None, str | None]:
@@ -232,8 +235,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """Your seat's view of the game: board, whose turn, what you may know. `detail`:
         full (default), brief or none."""
-        view = service.show(args.game_id, args.credential, detail=args.detail)
-        return _result(view, view.text)
+        view = service.show(args.game_id, args.credential, detail=args.detail, image=args.image)
+        return _result(view, view.text, view.picture)
 
     def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
         """Your numbered menu of legal moves with their notation. Numbers stay the same under
@@ -255,8 +258,9 @@ def build_server(service: GameService) -> MCPServer[Any]:
             request_id=args.request_id,
             expect_decision=args.decision,
             detail=args.detail,
+            image=args.image,
         )
-        return _result(result, _play_text(result))
+        return _result(result, _play_text(result), result.view.picture)
 
     def talk(args: TalkInput, ctx: Ctx) -> Annotated[CallToolResult, TalkResult]:
         """Say something to all seats, or privately to named seats."""
@@ -299,8 +303,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
 
     def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """A read-only view of a game: no hand, no private talk until the game is over."""
-        view = service.spectate_with_code(args.spectator_code)
-        return _result(view, view.text)
+        view = service.spectate_with_code(args.spectator_code, image=args.image)
+        return _result(view, view.text, view.picture)
 
     tools: list[Tool] = [
         input_tool(ping, PingInput, READ_ONLY, "Ping"),

@@ -36,6 +36,8 @@ class View(BaseModel):
     """Empty when the view was asked for with detail 'none'."""
     text: str = Field(default="", exclude=True)
     """The readable view. Not in the structured form: the MCP result's text block carries it."""
+    picture: str = Field(default="", exclude=True)
+    """The board as SVG when asked for (`image=true`); the MCP adapter sends it as a PNG block."""
     detail: str = "full"
     seed: int | str | None = None
     """Shown once the game is over (a seat could derive hidden draws from it during play)."""

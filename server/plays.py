@@ -53,7 +53,7 @@ class Desk:
             if args.request_id is not None:
                 stored = self.sessions.store.request(args.game_id, seat, args.request_id)
                 if stored is not None:
-                    return self._answer_again(session, seat, stored, fingerprint, args.detail)
+                    return self._answer_again(session, seat, stored, fingerprint, args)
             self.deadlines.enforce(session)
             record = session.record
             if record.status == "over":
@@ -119,7 +119,7 @@ class Desk:
                 )
             )
             events.extend(applied)
-            view = self.presenter.view(session, seat, events, args.detail)
+            view = self.presenter.view(session, seat, events, args.detail, args.image)
             error: GameError | None = None
             if rejection is not None and not accepted and fallback is None:
                 error = _rejection_error(rejection)
@@ -139,7 +139,7 @@ class Desk:
             return result
 
     def _answer_again(
-        self, session: Session, seat: int, stored: StoredRequest, fingerprint: str, detail: str
+        self, session: Session, seat: int, stored: StoredRequest, fingerprint: str, args: PlayInput
     ) -> PlayResult:
         """The answer a request id already got: the same result, or the same error."""
         if stored.fingerprint != fingerprint:
@@ -152,7 +152,7 @@ class Desk:
             code, message = answer["error"]
             raise ERRORS.get(code, BadArgument)(message)
         events: list[Event] = []
-        view = self.presenter.view(session, seat, events, detail)
+        view = self.presenter.view(session, seat, events, args.detail, args.image)
         self.sessions.commit(session, events)
         return PlayResult.model_validate({**answer["result"], "view": view, "replayed": True})
 

@@ -84,7 +84,14 @@ class Presenter:
 
     # ---- views -----------------------------------------------------------------------------
 
-    def view(self, session: Session, seat: int, events: list[Event], detail: str = "full") -> View:
+    def view(
+        self,
+        session: Session,
+        seat: int,
+        events: list[Event],
+        detail: str = "full",
+        picture: bool = False,
+    ) -> View:
         """The seat's view. Records a `view` event (into `events`) the first time the seat sees
         this view, and hands over the fallbacks it has not been told of yet. `detail` says how
         much of it the answer carries (full, brief, none); what is recorded does not change."""
@@ -138,6 +145,7 @@ class Presenter:
             outcome=None if outcome is None else outcome.to_json(),
             log_cursor=self.cursor(session, seat, events),
             fallbacks=fallbacks,
+            picture=engine.picture(observation) if picture else "",
         )
 
     @staticmethod
@@ -155,7 +163,7 @@ class Presenter:
                 return record.event_count + index + 1
         return self.store.last_seq(record.game_id, viewer=viewer, over=over)
 
-    def spectator_view(self, session: Session) -> View:
+    def spectator_view(self, session: Session, picture: bool = False) -> View:
         record, engine = session.record, session.engine
         over = record.status == "over"
         view = engine.spectate(session.state, full=over)
@@ -179,6 +187,7 @@ class Presenter:
             chat=chat,
             outcome=None if outcome is None else outcome.to_json(),
             log_cursor=self.cursor(session, None, []),
+            picture=engine.picture(view) if picture else "",
         )
 
     def _text(

@@ -164,13 +164,17 @@ class GameService:
 
     # ---- reads: they write nothing but a view a seat has not seen before ------------------
 
-    def show(self, game_id: str, credential: str, *, detail: str = "full") -> View:
-        args = validated(ShowInput, game_id=game_id, credential=credential, detail=detail)
+    def show(
+        self, game_id: str, credential: str, *, detail: str = "full", image: bool = False
+    ) -> View:
+        args = validated(
+            ShowInput, game_id=game_id, credential=credential, detail=detail, image=image
+        )
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
             self.deadlines.enforce(session)
             events: list[Any] = []
-            view = self.presenter.view(session, seat, events, args.detail)
+            view = self.presenter.view(session, seat, events, args.detail, args.image)
             self.sessions.commit(session, events)
             return view
 
@@ -227,8 +231,8 @@ class GameService:
                 cursor=max(cursor, args.after),
             )
 
-    def spectate_with_code(self, code: str) -> View:
-        args = validated(SpectateInput, spectator_code=code)
+    def spectate_with_code(self, code: str, *, image: bool = False) -> View:
+        args = validated(SpectateInput, spectator_code=code, image=image)
         bad = BadCredential("That spectator code is not valid.", allowed="a code from new_game")
         try:
             with self.sessions.open(args.spectator_code.split(".", 1)[0]) as session:
@@ -236,7 +240,7 @@ class GameService:
                 if not stored or stored != hash_secret(args.spectator_code):
                     raise bad
                 self.deadlines.enforce(session)
-                return self.presenter.spectator_view(session)
+                return self.presenter.spectator_view(session, args.image)
         except UnknownGameId:
             raise bad from None
 
@@ -252,6 +256,7 @@ class GameService:
         request_id: str | None = None,
         expect_decision: int | None = None,
         detail: str = "brief",
+        image: bool = False,
     ) -> PlayResult:
         args = validated(
             PlayInput,
@@ -265,6 +270,7 @@ class GameService:
             request_id=request_id,
             decision=expect_decision,
             detail=detail,
+            image=image,
         )
         return self.desk.play(args)
 

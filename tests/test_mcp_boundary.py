@@ -66,6 +66,7 @@ async def test_every_tool_publishes_a_flat_schema_that_refuses_extra_arguments(
         "request_id",
         "decision",
         "detail",
+        "image",
     ]
     for name in ("show", "legal_moves", "log", "wait", "spectate", "list_games", "ping"):
         annotations = tools[name].annotations

@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
-from . import match, rules, views
+from . import match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS, worst_tile
@@ -211,6 +211,9 @@ class BlendingEngine(Engine[State, Move]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return views.render(view)
+
+    def picture(self, view: Mapping[str, JSON]) -> str:
+        return picture.picture(view)
 
     def visible_move_text(self, move: Move, mover: int, viewer: int | None) -> str | None:
         """Every move shows tiles going face up, except a pick: a picked tile is face down until

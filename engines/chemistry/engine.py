@@ -10,6 +10,7 @@ from ..errors import GameOver, IllegalMove, MalformedMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
 from ..rng import Stream
 from . import moves as mv
+from . import picture
 from .bots import BOTS
 from .frames import frame_record
 from .moves import Action, Move, Order
@@ -234,6 +235,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return render(view)
+
+    def picture(self, view: Mapping[str, JSON]) -> str:
+        return picture.picture(view)
 
     def outcome(self, state: ChemState) -> Outcome | None:
         if state.ended is None:

@@ -13,7 +13,7 @@ from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
 from . import bots as bot_module
 from . import moves as notation
-from . import rules, views
+from . import picture, rules, views
 from .allocations import whole_allocations
 from .moves import END, Attack, EndAttacks, Move, Reinforce
 from .ruleset import InfluenceRuleset
@@ -199,6 +199,9 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return views.render(view)
+
+    def picture(self, view: Mapping[str, JSON]) -> str:
+        return picture.picture(view)
 
     def _outcome_json(self, state: InfluenceState) -> JSON:
         outcome = self.outcome(state)

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
+from . import picture
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
 from .menu import menu
@@ -171,6 +172,9 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return render(view)
+
+    def picture(self, view: Mapping[str, JSON]) -> str:
+        return picture.picture(view)
 
     def visible_move_text(self, move: TerritoryMove, mover: int, viewer: int | None) -> str | None:
         if viewer == mover:
