@@ -1,4 +1,4 @@
-"""The `cogs-arena` command: serve, demo, replay, score, simulate."""
+"""The `cogs-arena` command: serve, demo, replay, score, simulate, rate, compare, export."""
 
 from __future__ import annotations
 
@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .simulate import add_parser as add_simulate
 
     add_simulate(sub)
+    from .evaluate_cli import add_parsers as add_evaluate  # rate, compare, export
+
+    add_evaluate(sub)
     return parser
 
 
@@ -308,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "score": cmd_score,
         "simulate": cmd_simulate,
     }
+    from .evaluate_cli import HANDLERS as evaluate_handlers
+
+    handlers.update(evaluate_handlers)
     return handlers[args.command](args)
 
 

@@ -205,6 +205,7 @@ class Referee:
                 outcome=outcome.to_json(),
                 digest=engine.digest(session.state),
                 counters={str(s.index): s.counters.model_dump() for s in record.seats},
+                wall={"ended": self.clock()},  # with the header's `created`: a game's wall time
             )
         )
 

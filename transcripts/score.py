@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .events import Attempt, Event, Fallback, Footer, Header, Join, Player
+from .events import Attempt, Batch, Event, Fallback, Footer, Header, Join, Move, Player
 from .io import TranscriptError, read_transcript
 
 
@@ -29,19 +29,22 @@ def label_of(player: Player, key: str) -> str | None:
     return value or None
 
 
-def seat_label(game: str, player: Player) -> str:
+def player_name(player: Player) -> str:
+    """Who played a seat: its model label, else the client's name, else `bot:<name>`."""
     model = label_of(player, "model")
-    prompt = label_of(player, "prompt")
     if model:
-        base = model
-    elif player.client_name:
-        base = player.client_name
-    elif player.bot:
-        base = f"bot:{player.bot}"
-    else:
-        base = "open" if player.kind == "open" else "llm"
+        return model
+    if player.client_name:
+        return player.client_name
+    if player.bot:
+        return f"bot:{player.bot}"
+    return "open" if player.kind == "open" else "llm"
+
+
+def seat_label(game: str, player: Player) -> str:
+    prompt = label_of(player, "prompt")
     shown = f" [{prompt}]" if prompt else ""
-    return f"{game}:{base}{shown}"
+    return f"{game}:{player_name(player)}{shown}"
 
 
 @dataclass
@@ -77,10 +80,22 @@ class LabelScore:
         }
 
 
+UNREADABLE = (ValueError, KeyError, TypeError)
+"""What reading a transcript and tallying it raise for a file that is not a usable record
+(TranscriptError is a ValueError)."""
+
+
 @dataclass(frozen=True)
 class ScoreProblem:
     path: str
     reason: str
+
+    @classmethod
+    def of(cls, path: str | Path, exc: Exception) -> ScoreProblem:
+        if isinstance(exc, TranscriptError):
+            where = f"line {exc.line}: " if exc.line is not None else ""
+            return cls(str(path), where + exc.reason)
+        return cls(str(path), f"{type(exc).__name__}: {exc}")
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "reason": self.reason}
@@ -106,15 +121,24 @@ class ScoreResult:
 
 
 @dataclass
-class _Seat:
+class SeatTally:
+    """One seat's record in one game, as the events give it."""
+
+    player: Player
     label: str
+    attempts: int = 0
+    """`play` calls, refused ones included."""
     illegal: int = 0
     fallbacks: int = 0
+    moves: int = 0
+    """Transitions that applied a move of this seat (its own or a fallback)."""
     score: float | None = None
+    """None until the game is over; so is `rank`."""
+    rank: int | None = None
     win: float = 0.0
 
 
-def _seats_of(events: Sequence[Event]) -> list[_Seat]:
+def seat_tallies(events: Sequence[Event]) -> list[SeatTally]:
     """One game's tally per seat. Raises ValueError for events that name no seat of the game
     or a footer that does not fit the seats."""
     header = events[0]
@@ -123,34 +147,46 @@ def _seats_of(events: Sequence[Event]) -> list[_Seat]:
     players = {entry.index: entry.player for entry in header.seats}
     if sorted(players) != list(range(len(players))):
         raise ValueError(f"header seats are {sorted(players)}, expected 0..{len(players) - 1}")
-    illegal = dict.fromkeys(players, 0)
-    fallbacks = dict.fromkeys(players, 0)
+    seats = [SeatTally(players[i], "") for i in range(len(players))]
     footer: Footer | None = None
     for event in events[1:]:
         seat = getattr(event, "seat", None)
         if seat is not None and seat not in players:
             raise ValueError(f"seq {event.seq}: {event.type} for seat {seat}, not in the game")
         if isinstance(event, Join):
-            players[event.seat] = event.player
+            seats[event.seat].player = event.player
         elif isinstance(event, Attempt):
-            illegal[event.seat] += 0 if event.ok or not event.counted else 1
+            seats[event.seat].attempts += 1
+            seats[event.seat].illegal += 0 if event.ok or not event.counted else 1
         elif isinstance(event, Fallback) and not event.continued:
-            fallbacks[event.seat] += 1
+            seats[event.seat].fallbacks += 1
+        elif isinstance(event, Move):
+            seats[event.seat].moves += 1
+        elif isinstance(event, Batch):
+            for mover in event.moves:
+                if int(mover) in players:
+                    seats[int(mover)].moves += 1
         elif isinstance(event, Footer):
             footer = event
-    seats = [
-        _Seat(seat_label(header.game, players[i]), illegal[i], fallbacks[i])
-        for i in range(len(players))
-    ]
+    for entry in seats:
+        entry.label = seat_label(header.game, entry.player)
     if footer is not None:
-        scores = [float(s) for s in footer.outcome["scores"]]
-        winners = [int(w) for w in footer.outcome["winners"]]
-        if len(scores) != len(seats) or any(w not in players for w in winners):
-            raise ValueError(f"footer outcome does not fit {len(seats)} seats")
-        for index, entry in enumerate(seats):
-            entry.score = scores[index]
-            entry.win = 1.0 / len(winners) if index in winners else 0.0
+        _apply_outcome(seats, footer.outcome)
     return seats
+
+
+def _apply_outcome(seats: list[SeatTally], outcome: dict[str, Any]) -> None:
+    scores = [float(s) for s in outcome["scores"]]
+    winners = [int(w) for w in outcome["winners"]]
+    if len(scores) != len(seats) or any(not 0 <= w < len(seats) for w in winners):
+        raise ValueError(f"footer outcome does not fit {len(seats)} seats")
+    ranks = [int(r) for r in outcome.get("ranks") or []]
+    if len(ranks) != len(seats):  # competition ranks, as the engines give them
+        ranks = [1 + sum(1 for other in scores if other > mine) for mine in scores]
+    for index, entry in enumerate(seats):
+        entry.score = scores[index]
+        entry.rank = ranks[index]
+        entry.win = 1.0 / len(winners) if index in winners else 0.0
 
 
 def score_files(paths: Iterable[str | Path]) -> ScoreResult:
@@ -164,13 +200,9 @@ def score_files(paths: Iterable[str | Path]) -> ScoreResult:
             continue
         seen.add(key)
         try:
-            seats = _seats_of(read_transcript(path))
-        except TranscriptError as exc:
-            where = f"line {exc.line}: " if exc.line is not None else ""
-            result.problems.append(ScoreProblem(str(path), where + exc.reason))
-            continue
-        except (ValueError, KeyError, TypeError) as exc:
-            result.problems.append(ScoreProblem(str(path), f"{type(exc).__name__}: {exc}"))
+            seats = seat_tallies(read_transcript(path))
+        except UNREADABLE as exc:
+            result.problems.append(ScoreProblem.of(path, exc))
             continue
         result.files += 1
         for label in {s.label for s in seats}:
