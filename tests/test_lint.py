@@ -1,5 +1,5 @@
 """The project's own checks, run by the test command so CI enforces them: ruff (lint and format)
-over the tree, mypy strict over engines/, server/ and transcripts/."""
+over the tree, mypy strict over engines/, server/, transcripts/ and inspect_tasks/."""
 
 from __future__ import annotations
 
@@ -28,5 +28,5 @@ def test_ruff_lint_and_format() -> None:
 
 @pytest.mark.slow
 def test_mypy_strict() -> None:
-    result = _run("mypy", "engines", "server", "transcripts")
+    result = _run("mypy", "engines", "server", "transcripts", "inspect_tasks")
     assert result.returncode == 0, result.stdout + result.stderr

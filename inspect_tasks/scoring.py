@@ -1,0 +1,110 @@
+"""Scores read from the game's own record: the transcript the sample's server wrote. Each seated
+model gets score, rank, win, finished, illegal attempts, fallbacks, play attempts and the tool
+calls it made; a game that did not finish gives `finished` 0 and no score, rank or win, so the
+means are over finished games only."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from ..transcripts.events import Header
+from ..transcripts.io import read_transcript
+from ..transcripts.score import SeatTally, seat_tallies
+
+SEATS_KEY = "cogs_arena_seats"
+"""Sample metadata: one entry per seated model (role, seat, game id, transcript, run)."""
+
+
+@metric
+def means() -> Metric:
+    """The mean of each key of the scores' values, over the samples that have the key."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        sums: dict[str, float] = defaultdict(float)
+        counts: dict[str, int] = defaultdict(int)
+        for item in scores:
+            value = item.score.value
+            if not isinstance(value, dict):
+                continue
+            for key, number in value.items():
+                if isinstance(number, int | float) and not isinstance(number, bool):
+                    sums[key] += float(number)
+                    counts[key] += 1
+        return {key: sums[key] / counts[key] for key in sums}
+
+    return compute
+
+
+def seat_values(tally: SeatTally, tool_calls: int) -> dict[str, float]:
+    values: dict[str, float] = {
+        "finished": 0.0 if tally.score is None else 1.0,
+        "illegal": float(tally.illegal),
+        "fallbacks": float(tally.fallbacks),
+        "attempts": float(tally.attempts),
+        "tool_calls": float(tool_calls),
+    }
+    if tally.score is not None and tally.rank is not None:
+        values.update(score=tally.score, rank=float(tally.rank), win=tally.win)
+    return values
+
+
+def read_seats(transcript: str | Path) -> tuple[Header, list[SeatTally]]:
+    events = read_transcript(transcript)
+    header = events[0]
+    assert isinstance(header, Header)  # read_transcript refuses a file without one
+    return header, seat_tallies(events)
+
+
+def _explain(entry: dict[str, Any], tally: SeatTally, seats: int) -> str:
+    who = f"{entry.get('role') or 'model'} as {entry['seat_name']} (seat {entry['seat']})"
+    if tally.score is None:
+        return f"{who}: game not finished ({entry.get('ended') or 'stopped'})"
+    return (
+        f"{who}: score {tally.score:g}, rank {tally.rank} of {seats}"
+        + (", won" if tally.win else "")
+        + f"; {tally.illegal} illegal, {tally.fallbacks} fallbacks, "
+        f"{entry.get('tool_calls', 0)} tool calls"
+    )
+
+
+@scorer(metrics=[means()])
+def game_outcome() -> Scorer:
+    """Each seated model's outcome, read from the transcript named in the sample metadata.
+    With one model the keys are plain (`score`, `win`, …); with several they are prefixed by
+    the model role (`red_score`, `blue_win`, …)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        entries: list[dict[str, Any]] = state.metadata.get(SEATS_KEY) or []
+        if not entries:
+            return Score(value={}, explanation="no game was started")
+        transcript = entries[0]["transcript"]
+        _, tallies = read_seats(transcript)
+        single = len(entries) == 1
+        value: dict[str, float] = {}
+        lines = []
+        for entry in entries:
+            tally = tallies[entry["seat"]]
+            prefix = "" if single else f"{entry['role']}_"
+            for key, number in seat_values(tally, entry.get("tool_calls", 0)).items():
+                value[prefix + key] = number
+            lines.append(_explain(entry, tally, len(tallies)))
+        return Score(
+            value=value,
+            explanation="\n".join(lines),
+            metadata={"transcript": transcript, "game_id": entries[0]["game_id"]},
+        )
+
+    return score

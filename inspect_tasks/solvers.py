@@ -1,0 +1,176 @@
+"""The solvers: the task (never the model) starts the game and takes the seat, gives the model the
+seat prompt and the rules as its system message, and plays the seat through tools that bind the
+game id and credential. `seat_solver` seats the evaluated model against bots over one stdio
+server; `seats_solver` seats several models (Inspect model roles) in one game, each through its
+own MCP client and credential, over one HTTP server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import mcp_connection, mcp_server_http
+
+from .client import Seat, SeatClient
+from .params import GamePlan, PromptVariant
+from .play import SeatRun, play_seat
+from .scoring import SEATS_KEY
+from .servers import http_server, stdio_server
+
+HTTP_TIMEOUT = 60.0
+"""Seconds for one HTTP exchange with the server; `wait` answers within 50."""
+
+
+def run_labels(state: TaskState) -> dict[str, str]:
+    """Labels joining the game record to the Inspect log: the eval (task run) id and the
+    sample's uuid, both as the `.eval` log names them, and the readable sample id."""
+    labels = {"inspect_sample": state.uuid, "inspect_sample_id": str(state.sample_id)[:200]}
+    # The eval id is not on TaskState; the active sample carries it (inspect_ai < 0.4).
+    from inspect_ai.log._samples import sample_active
+
+    active = sample_active()
+    if active is not None and active.eval_id:
+        labels["inspect_run"] = active.eval_id
+    return labels
+
+
+def opening(plan: GamePlan, seat: Seat) -> str:
+    return (
+        f"Your game of {plan.title} has started: you are {seat.seat_name} (seat {seat.seat}). "
+        "Play it to the end with your tools. Your first view:\n\n" + seat.first_view
+    )
+
+
+def conversation(plan: GamePlan, prompt: PromptVariant, seat: Seat) -> list[ChatMessage]:
+    return [
+        ChatMessageSystem(content=plan.system_message(prompt)),
+        ChatMessageUser(content=opening(plan, seat)),
+    ]
+
+
+def seat_entry(
+    plan: GamePlan, seat: Seat, model: Model, role: str | None, run: SeatRun
+) -> dict[str, Any]:
+    return {
+        "role": role,
+        "model": str(model),
+        "seat": seat.seat,
+        "seat_name": seat.seat_name,
+        "game_id": seat.game_id,
+        "transcript": str(plan.transcripts / f"{plan.game}-{seat.game_id}.jsonl"),
+        **run.to_json(),
+    }
+
+
+def _prompt(plan: GamePlan, state: TaskState) -> PromptVariant:
+    label = state.metadata["prompt"]
+    return next(p for p in plan.prompts if p.label == label)
+
+
+def _game_args(plan: GamePlan, state: TaskState) -> dict[str, Any]:
+    return {"game": plan.game, "seed": state.metadata["seed"], "ruleset": plan.ruleset}
+
+
+@solver
+def seat_solver(plan: GamePlan, max_steps: int) -> Solver:
+    """The evaluated model in one seat; bots in the others."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        model = get_model()
+        prompt = _prompt(plan, state)
+        plan.transcripts.mkdir(parents=True, exist_ok=True)
+        server = stdio_server(plan.transcripts)
+        async with mcp_connection([server]):
+            client = SeatClient(await server.tools())
+            seat = await client.new_game(
+                **_game_args(plan, state),
+                seat=state.metadata["seat"],
+                bots=plan.bots_for_creator([state.metadata["seat"]]),
+                model=str(model),
+                prompt=prompt.label,
+                labels=run_labels(state),
+            )
+            run = SeatRun()
+            state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, run)]
+            state.metadata.update(game_id=seat.game_id, transcript=_transcript(state))
+            state.messages = conversation(plan, prompt, seat)
+            tools = client.model_tools(plan.detail)
+            state.tools = tools
+            try:
+                await play_seat(model, state.messages, tools, client, max_steps, run)
+            finally:
+                state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, run)]
+        return state
+
+    return solve
+
+
+def _transcript(state: TaskState) -> str:
+    return str(state.metadata[SEATS_KEY][0]["transcript"])
+
+
+@solver
+def seats_solver(plan: GamePlan, max_steps: int) -> Solver:
+    """Several models in one game: role i sits at seat (offset + i) mod seats, where the sample's
+    `seat` is the offset. The first role starts the game with the others' seats open; each other
+    role joins with its invitation. Bots take the remaining seats."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        prompt = _prompt(plan, state)
+        seats = plan.role_seats(state.metadata["seat"])
+        plan.transcripts.mkdir(parents=True, exist_ok=True)
+        labels = run_labels(state)
+        created = anyio.Event()
+        invitations: dict[str, str] = {}
+        entries: dict[str, dict[str, Any]] = {}
+        conversations: dict[str, list[ChatMessage]] = {}
+
+        async def play(index: int, role: str, url: str) -> None:
+            model = get_model(role=role, required=True)
+            server = mcp_server_http(name=f"cogs-arena ({role})", url=url, timeout=HTTP_TIMEOUT)
+            async with mcp_connection([server]):
+                client = SeatClient(await server.tools())
+                given: dict[str, Any] = {
+                    "model": str(model),
+                    "prompt": prompt.label,
+                    "labels": {**labels, "role": role},
+                }
+                if index == 0:
+                    seat = await client.new_game(
+                        **_game_args(plan, state),
+                        seat=seats[0],
+                        bots=plan.bots_for_creator(seats),
+                        **given,
+                    )
+                    invitations.update(seat.invitations)
+                    created.set()
+                else:
+                    await created.wait()
+                    code = invitations[plan.seat_names[seats[index]]]
+                    seat = await client.join_game(code, **given)
+                run = SeatRun()
+                entries[role] = seat_entry(plan, seat, model, role, run)
+                messages = conversations[role] = conversation(plan, prompt, seat)
+                try:
+                    await play_seat(
+                        model, messages, client.model_tools(plan.detail), client, max_steps, run
+                    )
+                finally:
+                    entries[role] = seat_entry(plan, seat, model, role, run)
+
+        try:
+            async with http_server(plan.transcripts) as url, anyio.create_task_group() as tg:
+                for index, role in enumerate(plan.roles):
+                    tg.start_soon(play, index, role, url)
+        finally:
+            state.metadata[SEATS_KEY] = [entries[r] for r in plan.roles if r in entries]
+            if entries:
+                first = state.metadata[SEATS_KEY][0]
+                state.metadata.update(game_id=first["game_id"], transcript=first["transcript"])
+            if plan.roles[0] in conversations:
+                state.messages = conversations[plan.roles[0]]
+        return state
+
+    return solve
