@@ -82,27 +82,14 @@ def _board(canvas: Canvas, view: Mapping[str, Any], cx: float, cy: float) -> Non
         fill = RUBBLE if state == "rubble" else COLOURS.get(owner, UNOWNED)
         ink = ink_on(fill)
         canvas.polygon(hexagon(x, y, SIZE * 0.97), fill=fill, stroke="#9a9488", stroke_width=1.0)
+
         if hearth:
-            canvas.polygon(
-                hexagon(x, y, SIZE * 0.84), fill="none", stroke=COLOURS[hearth], stroke_width=3.5
-            )
-            canvas.polygon(hexagon(x, y, SIZE * 0.97), fill="none", stroke=INK, stroke_width=1.5)
+            _ring(canvas, x, y, 0.84, COLOURS[hearth], 3.5)
+            _ring(canvas, x, y, 0.97, INK, 1.5)
         if state == "cracked":
-            canvas.polygon(
-                hexagon(x, y, SIZE * 0.7),
-                fill="none",
-                stroke=ink,
-                stroke_width=1.2,
-                stroke_dasharray="3,2",
-            )
+            _ring(canvas, x, y, 0.7, ink, 1.2, "3,2")
         if f"{q},{r}" in reach:
-            canvas.polygon(
-                hexagon(x, y, SIZE * 0.9),
-                fill="none",
-                stroke=ACCENT,
-                stroke_width=2.0,
-                stroke_dasharray="2,2",
-            )
+            _ring(canvas, x, y, 0.9, ACCENT, 2.0, "2,2")
         canvas.text(x, y - SIZE * 0.38, f"{q},{r}", size=7.5, fill=ink, anchor="middle")
         if state == "rubble":
             canvas.text(x, y + 5, "×", size=15, fill=ink, anchor="middle")
@@ -110,6 +97,25 @@ def _board(canvas: Canvas, view: Mapping[str, Any], cx: float, cy: float) -> Non
             canvas.text(x, y + 6, eff, size=14, fill=ink, anchor="middle", bold=True)
         if wet:
             canvas.circle(x, y + SIZE * 0.58, 3.2, fill=WET, stroke="#ffffff", stroke_width=0.8)
+
+
+def _ring(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    scale: float,
+    stroke: str,
+    width: float,
+    dash: str | None = None,
+) -> None:
+    """An unfilled hexagon inside a tile: hearth rings, cracks, the claim reach."""
+    canvas.polygon(
+        hexagon(x, y, SIZE * scale),
+        fill="none",
+        stroke=stroke,
+        stroke_width=width,
+        stroke_dasharray=dash,
+    )
 
 
 def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
