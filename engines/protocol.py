@@ -271,6 +271,12 @@ class Engine(ABC, Generic[S, M]):
         """How an applied move reads in another seat's log (None: not shown to that viewer)."""
         return self.move_text(move)
 
+    def news(self, before: S, after: S) -> tuple[str, ...]:
+        """What one transition did (captures, flips, kills, razes, smears, deliveries), in lines
+        every seat and spectator may read: a host keeps them beside the move so a seat that was
+        away can catch up without diffing boards. Default: nothing beyond the move's text."""
+        return ()
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game goes on."""

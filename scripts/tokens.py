@@ -88,12 +88,11 @@ async def by_menu(meter: Meter, game: str, seed: int) -> None:
         await meter.call("play", number=1, **ids)
 
 
-def _influence_turn(observation: dict[str, Any]) -> list[str]:
-    """The whole turn the greedy bot would play, planned on a local copy of the board."""
+def _influence_state(observation: dict[str, Any]) -> Any:
+    """A local copy of the board from the first (full) view's observation."""
     from cogs_arena.engines.influence.state import InfluenceState
 
     engine = get_engine("influence")
-    seat = int(observation["seat"])
     rules = engine.ruleset()
     board = rules.board()  # type: ignore[attr-defined]
     grid = observation["grid"]
@@ -104,18 +103,23 @@ def _influence_turn(observation: dict[str, Any]) -> list[str]:
                 values[index] = int(grid[k][m] or 0)
     if board.dense:
         values = [int(v or 0) for line in grid for v in line]
-    state = InfluenceState(
+    return InfluenceState(
         ruleset=rules,  # type: ignore[arg-type]
         values=tuple(values),
-        mover=seat,
+        mover=int(observation["seats"].index(observation["to_move"])),
         phase=observation["phase"],
         turn=int(observation["turn"]),
         points=int(observation["points_left"]),
         attacks=int(observation["attacks_this_phase"]),
     )
+
+
+def _influence_turn(state: Any, seat: int) -> tuple[list[str], Any]:
+    """The whole turn the greedy bot would play on the local board, and the board after it."""
+    engine = get_engine("influence")
     greedy = engine.bots()["greedy"]
     moves: list[str] = []
-    while engine.to_act(state) == (seat,) and state.mover == seat:
+    while engine.to_act(state) == (seat,):
         phase = state.phase
         move = greedy(
             engine.observe(state, seat), engine.legal_moves(state, seat), Stream(0, str(len(moves)))
@@ -124,26 +128,53 @@ def _influence_turn(observation: dict[str, Any]) -> list[str]:
         state = engine.apply(state, seat, engine.parse_move(state, seat, move))
         if phase == "reinforce" and state.phase != "reinforce":
             break
-    return moves
+    return moves, state
+
+
+def _apply_since(state: Any, text: str) -> Any:
+    """The other seat's moves, read from the result's text as a model would (`Since your last
+    look:`, `White played:`, then `  <move>[: what it did]` lines), applied to the local board."""
+    engine = get_engine("influence")
+    lines = text.splitlines()
+    if "Since your last look:" not in lines:
+        return state
+    for line in lines[lines.index("Since your last look:") + 1 :]:
+        if line.endswith(" played:"):
+            continue
+        if not line.startswith("  "):
+            break
+        move = line.strip().split(": ", 1)[0]
+        seat = state.mover
+        state = engine.apply(state, seat, engine.parse_move(state, seat, move))
+    return state
 
 
 async def by_turns(meter: Meter, game: str, seed: int) -> None:
+    """Influence's client reads what a model would be sent (brief views: the compact board, and
+    what the other seat did since its last look); it plans on a local copy of the board, kept
+    up to date from its own moves and the `since` entries, instead of reasoning. The others are
+    programs that read the observation (`detail="data"`): a bot chooses each move."""
     engine = get_engine(game)
-    _, started = await meter.call("new_game", game=game, seed=seed)
+    detail = "brief" if game == "influence" else "data"
+    # The first view as data: Influence's client copies the board from it once.
+    _, started = await meter.call("new_game", game=game, seed=seed, detail="data")
     ids = {"game_id": started["game_id"], "credential": started["credential"]}
     view = _view_of(started)
     step = 0
+    local = _influence_state(view["observation"]) if game == "influence" else None
     while view["status"] != "over":
         if not view["your_turn"]:
             raise RuntimeError(f"{game}: not our turn and not over: {view['to_act']}")
         observation = view["observation"]
         step += 1
         if game == "influence":
-            _, data = await meter.call("play", moves=_influence_turn(observation), **ids)
+            moves, local = _influence_turn(local, int(view["seat"]))
+            text, data = await meter.call("play", moves=moves, **ids)
+            local = _apply_since(local, text)
         elif game in ("territory", "chemistry"):
             bot = engine.bots()[TURN_BOTS[game]]
             move = bot(observation, LegalMoves(()), Stream(seed, f"client/{step}"))
-            _, data = await meter.call("play", moves=[move], **ids)
+            _, data = await meter.call("play", moves=[move], detail=detail, **ids)
         else:
             _, menu = await meter.call("legal_moves", page_size=500, **ids)
             legal = LegalMoves(
@@ -153,7 +184,7 @@ async def by_turns(meter: Meter, game: str, seed: int) -> None:
             )
             bot = engine.bots()[TURN_BOTS[game]]
             move = bot(observation, legal, Stream(seed, f"client/{step}"))
-            _, data = await meter.call("play", moves=[move], **ids)
+            _, data = await meter.call("play", moves=[move], detail=detail, **ids)
         view = _view_of(data)
     meter.tally.over = True
 

@@ -193,6 +193,7 @@ class NewGameInput(Labelled, ToolInput):
     time_limit: Annotated[
         Seconds | None, Field(description="Time before the whole game is settled." + SECONDS)
     ] = None
+    detail: FullDetail = "full"
 
 
 class JoinGameInput(Labelled, ToolInput):
@@ -204,6 +205,7 @@ class JoinGameInput(Labelled, ToolInput):
     model: ModelLabel = None
     prompt: PromptLabel = None
     labels: Labels = None
+    detail: FullDetail = "full"
 
 
 Image = Annotated[

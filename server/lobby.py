@@ -158,7 +158,7 @@ class Lobby:
         )
         events: list[Event] = [header]
         self.referee.advance(session, events)
-        view = self.presenter.view(session, own, events)
+        view = self.presenter.view(session, own, events, args.detail)
         self.sessions.commit(session, events)
         self.sessions.add(session)
         return NewGame(
@@ -224,7 +224,7 @@ class Lobby:
             record.status = "active"
             record.decision_started = self.clock()
         self.referee.advance(session, events)
-        view = self.presenter.view(session, seat_rec.index, events)
+        view = self.presenter.view(session, seat_rec.index, events, args.detail)
         self.sessions.commit(session, events)
         return NewGame(
             game_id=record.game_id,

@@ -138,7 +138,10 @@ def _paging(menu: Menu, page_size: int) -> str:
 
 def _play_text(result: PlayResult) -> str:
     lines = []
-    if result.accepted:
+    if len(result.accepted) > 2 and result.rejected is None and result.not_applied is None:
+        # The seat sent them; the structured `accepted` lists each one.
+        lines.append(f"Accepted all {len(result.accepted)} moves.")
+    elif result.accepted:
         lines.append("Accepted: " + "; ".join(result.accepted))
     if result.rejected is not None:
         lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
@@ -229,12 +232,13 @@ def build_server(service: GameService) -> MCPServer[Any]:
             model=args.model,
             prompt=args.prompt,
             labels=args.labels,
+            detail=args.detail,
         )
         return _result(result, _seat_text(result))
 
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """Your seat's view of the game: board, whose turn, what you may know. `detail`:
-        full (default), brief or none."""
+        full (default), brief, data or none."""
         view = service.show(args.game_id, args.credential, detail=args.detail, image=args.image)
         return _result(view, view.text, view.picture)
 
@@ -249,7 +253,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
         """Play: give exactly one of move, number, moves or structured. A rejected move returns
         the reason; you may try once more, then the default move is played for you. A whole
         turn fits in one call with `moves=[...]`. The answer carries your new view: brief by
-        default (`detail`: full, brief or none)."""
+        default (`detail`: full, brief, data or none)."""
         result = service.play(
             args.game_id,
             args.credential,

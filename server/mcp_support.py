@@ -92,6 +92,28 @@ def description_of(doc: str | None) -> str:
     return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
 
+def inline_refs(schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The schema with every `$ref` to its `$defs` replaced by the definition: the same
+    contract, but a client that checks each result against it (the SDK's does) no longer
+    resolves references on every call, which cost more than the rest of a `play`."""
+    if schema is None or "$defs" not in schema:
+        return schema
+    defs = schema["$defs"]
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+                return resolve(defs[ref.removeprefix("#/$defs/")])
+            return {k: resolve(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    resolved: dict[str, Any] = resolve(schema)
+    return resolved
+
+
 def input_tool(
     fn: Callable[[Any, Ctx], Any],
     input_model: type[ToolInput],
@@ -114,7 +136,7 @@ def input_tool(
         fn_metadata=FuncMetadata(
             arg_model=arg_model,
             output_model=output.output_model,
-            output_schema=output.output_schema,
+            output_schema=inline_refs(output.output_schema),
             wrap_output=output.wrap_output,
         ),
         is_async=inspect.iscoroutinefunction(fn),

@@ -22,6 +22,13 @@ class GameList(BaseModel):
     games: list[GameInfo]
 
 
+class SinceEntry(BaseModel):
+    seat: str | None
+    """Who moved; None for the resolve of a simultaneous turn (its news tells what happened)."""
+    move: str | None
+    news: list[str] = Field(default_factory=list)
+
+
 class View(BaseModel):
     game_id: str
     game: str
@@ -33,7 +40,8 @@ class View(BaseModel):
     submitted: bool = False
     decision: int
     observation: dict[str, Any]
-    """Empty when the view was asked for with detail 'none'."""
+    """Carried with detail 'full' or 'data' only: with 'brief' and 'none' the text is the view,
+    so the board does not travel twice."""
     text: str = Field(default="", exclude=True)
     """The readable view. Not in the structured form: the MCP result's text block carries it."""
     picture: str = Field(default="", exclude=True)
@@ -46,6 +54,10 @@ class View(BaseModel):
     log_cursor: int = 0
     fallbacks: list[str] = Field(default_factory=list)
     """Moves the host played for this seat (deadline, absence) since its last view."""
+    since: list[SinceEntry] = Field(default_factory=list)
+    """Other seats' moves and resolved turns since this seat's last view, with what they did
+    (with detail 'full' or 'data'; the text carries them at every detail)."""
+    since_left_out: int = 0
 
 
 class NewGame(BaseModel):

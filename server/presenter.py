@@ -27,6 +27,7 @@ from ..transcripts.events import (
     view_digest,
 )
 from ..transcripts.redact import may_see, visible
+from .catch_up import move_line, since_last_look, since_text
 from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
 from .sessions import Session
@@ -36,13 +37,14 @@ from .text_rules import shown_seed
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)
 
 BRIEF_DROPS: dict[str, tuple[str, ...]] = {
-    "influence": ("Legend:", "Neighbours of"),
+    "influence": ("Legend:", "Neighbours of", "White's last turn", "Black's last turn"),
     "territory": ("Board: pointy-top",),
     "chemistry": ("Legend:",),
     "blending": ("Map: x grows", "gN: a guardian", "square: a double"),
 }
 """Per game, the starts of the board text's lines a brief view leaves out: legends and help
-that do not change during a game (the full view and the rules carry them)."""
+that do not change during a game (the full view and the rules carry them), and Influence's
+last-turn line, which the "since your last look" lines of a view after a move already carry."""
 
 
 BRIEF_SQUEEZED = frozenset({"influence"})
@@ -50,14 +52,29 @@ BRIEF_SQUEEZED = frozenset({"influence"})
 column order under a row label, so the drawing's alignment adds only spaces."""
 
 
+BRIEF_BLOCKS: dict[str, tuple[str, ...]] = {"influence": ("Your legal attacks",)}
+"""Per game, the headings of blocks (the heading and its indented lines) a brief view leaves
+out: lists `legal_moves` gives and a full view shows, which a whole-turn plan outgrows after
+its first move anyway."""
+
+
 def brief_board(game: str, board: str) -> str:
-    """The board text without its standing legends and help (see BRIEF_DROPS)."""
+    """The board text without its standing legends and help (see BRIEF_DROPS, BRIEF_BLOCKS)."""
     drops = BRIEF_DROPS.get(game, ())
-    lines = [line for line in board.splitlines() if not line.lstrip().startswith(drops)]
+    blocks = BRIEF_BLOCKS.get(game, ())
+    lines: list[str] = []
+    in_block = False
+    for line in board.splitlines():
+        in_block = line.startswith(blocks) or (in_block and line.startswith("  "))
+        if not in_block and not line.lstrip().startswith(drops):
+            lines.append(line)
     if game in BRIEF_SQUEEZED:
         lines = [
             " ".join(line.split()) if line.startswith(("row", "   col")) else line for line in lines
         ]
+        columns = [i for i, line in enumerate(lines) if line.startswith("col")]
+        if len(columns) > 1:  # the column labels under the board repeat those above it
+            del lines[columns[-1]]
     return "\n".join(lines)
 
 
@@ -102,13 +119,18 @@ class Presenter:
         chat = self.chat_for(session, seat)
         seat_rec = record.seats[seat]
         fallbacks = list(seat_rec.unseen_fallbacks)
-        if detail == "none":
+        since, left_out = since_last_look(self.store, session, seat, events)
+        if detail in ("none", "data"):
             board = ""
         elif detail == "brief":
             board = brief_board(record.game, engine.render_brief(observation))
         else:
             board = engine.render(observation)
-        text = self._text(session, seat, board, to_act, chat, fallbacks, brief=detail == "none")
+        played = ["Since your last view, the host played for you:"] if fallbacks else []
+        played.extend(f"  {line}" for line in fallbacks)
+        text = self._text(
+            session, seat, board, to_act, chat, played + since_text(since, left_out), detail
+        )
         digest = view_digest(observation)
         submitted = seat in record.pending
         key = hashlib.sha256(
@@ -127,6 +149,7 @@ class Presenter:
                 events.insert(len(events) - 1, event)
             else:
                 events.append(event)
+            seat_rec.seen_seq = record.event_count + events.index(event) + 1
         return View(
             game_id=record.game_id,
             game=record.game,
@@ -137,14 +160,16 @@ class Presenter:
             to_act=[record.seats[i].name for i in to_act],
             submitted=submitted,
             decision=record.decision,
-            observation={} if detail == "none" else observation,
+            observation=observation if detail in ("full", "data") else {},
             text=text,
             detail=detail,
             seed=self.seed_shown(session),
-            chat=[] if detail == "none" else chat,
+            chat=chat if detail in ("full", "data") else [],
             outcome=None if outcome is None else outcome.to_json(),
             log_cursor=self.cursor(session, seat, events),
             fallbacks=fallbacks,
+            since=since if detail in ("full", "data") else [],
+            since_left_out=left_out if detail in ("full", "data") else 0,
             picture=engine.picture(observation) if picture else "",
         )
 
@@ -197,16 +222,16 @@ class Presenter:
         board: str,
         to_act: tuple[int, ...],
         chat: list[str],
-        fallbacks: list[str],
-        brief: bool = False,
+        news: list[str],
+        detail: str,
     ) -> str:
-        """The view's text; `brief` (detail 'none'): the status lines only."""
+        """The view's text; detail 'none' or 'data': the status lines and the news only. `news`
+        are the lines that head it (fallbacks played for the seat, what others did since its
+        last look)."""
         record = session.record
         # No game id here: the text must read the same for the same seed and moves.
         lines = [f"{session.engine.title}: you are {record.seats[seat].name} (seat {seat})."]
-        if fallbacks:
-            lines.append("Since your last view, the host played for you:")
-            lines.extend(f"  {line}" for line in fallbacks)
+        lines.extend(news)
         if record.status == "waiting":
             waiting = ", ".join(s.name for s in record.seats if s.kind == "open")
             lines.append(f"Waiting for invited seats to join: {waiting}.")
@@ -220,10 +245,12 @@ class Presenter:
             waiting = ", ".join(record.seats[i].name for i in to_act if i not in record.pending)
             lines.append(f"You have submitted this turn; waiting for {waiting}.")
         elif seat in to_act:
-            lines.append("It is your turn: call legal_moves, then play.")
+            # After a move (brief) the seat knows the way; a first or full view says it.
+            how = "" if detail == "brief" else ": call legal_moves, then play"
+            lines.append(f"It is your turn{how}.")
         else:
             lines.append("Waiting for " + ", ".join(record.seats[i].name for i in to_act) + ".")
-        if brief:
+        if detail in ("none", "data"):
             return "\n".join(lines) + "\n"
         lines.append("")
         lines.append(board.rstrip())
@@ -326,10 +353,11 @@ class Presenter:
             text = f"to {target}: {shown.text}"
             return LogEvent(seq=seq, type="talk", seat=names[shown.seat], text=text)
         if isinstance(shown, Move):
-            return LogEvent(seq=seq, type="move", seat=names[shown.seat], text=shown.move)
+            text = move_line(shown.move, shown.news)
+            return LogEvent(seq=seq, type="move", seat=names[shown.seat], text=text)
         if isinstance(shown, Batch):
             parts = [f"{names[int(m)]}: {text}" for m, text in shown.moves.items()]
-            return LogEvent(seq=seq, type="turn", text="\n".join(parts))
+            return LogEvent(seq=seq, type="turn", text="\n".join(parts + shown.news))
         if isinstance(shown, Settle):
             return LogEvent(seq=seq, type="settle", text=f"settled: {shown.reason}")
         if isinstance(shown, Fallback):

@@ -48,6 +48,8 @@ class SeatRecord(BaseModel):
     invited: bool = False
     last_view: str | None = None
     """Key of the last view this seat was shown, so a repeated read records nothing."""
+    seen_seq: int = 0
+    """The seq of this seat's last recorded view: where "since your last look" starts."""
     unseen_fallbacks: list[str] = Field(default_factory=list)
     """Fallbacks the host applied for this seat that no view has told it of yet."""
 

@@ -30,7 +30,8 @@ class Referee:
     ) -> None:
         """Applies `move` (or records it, when the caller already has the state `after`)."""
         engine, record = session.engine, session.record
-        session.state = engine.apply(session.state, seat, move) if after is None else after
+        before = session.state
+        session.state = engine.apply(before, seat, move) if after is None else after
         text = engine.move_text(move)
         shown = self._shown(session, {seat: move})
         events.append(
@@ -40,6 +41,7 @@ class Referee:
                 digest=engine.digest(session.state),
                 decision=record.decision,
                 redacted=redactions({seat: text}, shown).get(str(seat), {}),
+                news=list(engine.news(before, session.state)),
             )
         )
         self.next_decision(session)
@@ -50,7 +52,8 @@ class Referee:
             seat: engine.parse_move(session.state, seat, text)
             for seat, text in sorted(record.pending.items())
         }
-        session.state = engine.apply_batch(session.state, moves)
+        before = session.state
+        session.state = engine.apply_batch(before, moves)
         texts = {seat: engine.move_text(m) for seat, m in moves.items()}
         events.append(
             Batch(
@@ -58,6 +61,7 @@ class Referee:
                 digest=engine.digest(session.state),
                 decision=record.decision,
                 redacted=redactions(texts, self._shown(session, moves)),
+                news=list(engine.news(before, session.state)),
             )
         )
         record.pending = {}

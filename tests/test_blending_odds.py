@@ -199,7 +199,10 @@ async def test_a_fight_menu_through_mcp_shows_the_odds(tmp_path: Path) -> None:
             if lays:
                 break
             number = fight_or_builder(entries, view["observation"], Stream(SEED, f"llm/{calls}"))
-            view = (await call(client, "play", game_id=gid, credential=cred, number=number))["view"]
+            played = await call(
+                client, "play", game_id=gid, credential=cred, number=number, detail="data"
+            )
+            view = played["view"]
         assert all("win " in e["description"] and "% / loss " in e["description"] for e in lays)
         odds = menu["hints"]["lay_odds"]
         assert set(odds) == {e["notation"].split("@")[1].split()[0] for e in lays}

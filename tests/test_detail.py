@@ -40,12 +40,13 @@ async def test_detail_sizes_are_ordered(arena: tuple[Client, GameService], game:
     _, started = await _call(client, "new_game", game=game, seed=11)
     ids = {"game_id": started["game_id"], "credential": started["credential"]}
     sizes = {}
-    for detail in ("none", "brief", "full"):
+    for detail in ("none", "data", "brief", "full"):
         text, view = await _call(client, "show", detail=detail, **ids)
         sizes[detail] = len(text)
         assert view["detail"] == detail
-        assert (view["observation"] == {}) == (detail == "none")
-    assert sizes["none"] < sizes["brief"] <= sizes["full"], sizes
+        # The board travels once: as text (brief), as data (data), or both when asked (full).
+        assert bool(view["observation"]) == (detail in ("full", "data")), detail
+    assert sizes["none"] == sizes["data"] < sizes["brief"] <= sizes["full"], sizes
     full, _ = await _call(client, "show", **ids)
     assert len(full) == sizes["full"], "show defaults to full"
 
@@ -79,7 +80,9 @@ async def test_structured_content_carries_no_copy_of_the_text(
     board_line = next(line for line in text.splitlines()[3:] if len(line) > 20)
     assert board_line not in str(view)
     text, result = await _call(client, "play", number=1, **ids)
-    assert "text" not in result["view"] and result["view"]["observation"]
+    assert "text" not in result["view"] and not result["view"]["observation"], "brief: text only"
+    _, result = await _call(client, "play", number=1, detail="data", **ids)
+    assert result["view"]["observation"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -112,7 +115,7 @@ async def test_a_128_bit_seed_plays_and_repeats(
         ids = {"game_id": started["game_id"], "credential": started["credential"]}
         views = [started["view"]["observation"]]
         for _ in range(4):
-            _, result = await _call(client, "play", number=1, **ids)
+            _, result = await _call(client, "play", number=1, detail="data", **ids)
             views.append(result["view"]["observation"])
             if result["view"]["status"] == "over":
                 break

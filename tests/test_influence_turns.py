@@ -236,5 +236,9 @@ async def test_play_returns_the_bots_reply(tmp_path: Path) -> None:
         )
         assert not result.is_error
         text = _all_text(result)
-        assert "Black's last turn (turn 1):" in text
-        assert "captured" in text and "reinforced +" in text
+        # The brief view after a move leads with the bot's reply, each attack with its result.
+        assert "Since your last look:\nBlack played:\n  " in text
+        assert ": captured (was " in text and "\n  +" in text
+        view = await call(client, "log", game_id=gid, credential=cred)
+        black = [e["text"] for e in view["events"] if e.get("seat") == "Black"]
+        assert any(": captured (was " in line for line in black), black

@@ -40,6 +40,7 @@ async def test_one_llm_seat_plays_twelve_shifts(tmp_path: Path) -> None:
                 game_id=gid,
                 credential=cred,
                 move=menu["moves"][shifts % len(menu["moves"])]["notation"] + "\nsay: on my way",
+                detail="data",
             )
             view = played["view"]
             shifts += 1

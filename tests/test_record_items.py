@@ -251,7 +251,9 @@ def test_3_talk_to_an_eliminated_territory_seat_is_refused(service: GameService)
             dead = [s["alias"] for s in view.observation["seats"] if s["life"] == "eliminated"]
             if dead or view.status == "over":
                 break
-            view = service.play(game.game_id, game.credential, Submission(move="hold")).view
+            view = service.play(
+                game.game_id, game.credential, Submission(move="hold"), detail="data"
+            ).view
         if dead and view.status == "active" and "Sable" not in dead:
             break
     assert dead and view.status == "active", "the raiders eliminated nobody on seeds 0..39"

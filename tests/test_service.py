@@ -95,7 +95,9 @@ def test_illegal_then_second_rejection_falls_back(memory_service: GameService) -
         memory_service.play(game.game_id, game.credential, Submission(move="1,9>1,8"))
     assert "try once more" in str(info.value)
     assert digest(memory_service, game.game_id) == before
-    result = memory_service.play(game.game_id, game.credential, Submission(move="banana"))
+    result = memory_service.play(
+        game.game_id, game.credential, Submission(move="banana"), detail="data"
+    )
     # DECISIONS 5.3: the fallback ends the phase and reinforces deterministically; then the
     # bot plays Black's turn and White is to attack again
     assert result.fallback == "end; +9,1" and result.rejected is not None
@@ -252,11 +254,15 @@ def test_blending_fallback_plays_out_the_turn(memory_service: GameService) -> No
     view = game.view
     # get past setup: take the first menu entry until seat 0 has a normal turn
     while memory_service.legal_moves(game.game_id, game.credential).kinds == ["setup"]:
-        view = memory_service.play(game.game_id, game.credential, Submission(number=1)).view
+        view = memory_service.play(
+            game.game_id, game.credential, Submission(number=1), detail="data"
+        ).view
     turn_before = view.observation
     with pytest.raises(MalformedMove):
         memory_service.play(game.game_id, game.credential, Submission(move="dance"))
-    result = memory_service.play(game.game_id, game.credential, Submission(move="fly"))
+    result = memory_service.play(
+        game.game_id, game.credential, Submission(move="fly"), detail="data"
+    )
     assert result.fallback is not None and "end" in result.fallback.split("; ")
     assert result.view.your_turn and result.view.observation != turn_before
     events = read_transcript(transcript(memory_service, game.game_id))

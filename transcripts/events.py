@@ -109,6 +109,8 @@ class Move(_Event):
     decision: int
     redacted: dict[str, str | None] = Field(default_factory=dict)
     """viewer seat -> the text that viewer sees where it differs (None: not shown)."""
+    news: list[str] = Field(default_factory=list)
+    """What the move did (`Engine.news`): public lines, so every viewer gets them whole."""
 
 
 class Batch(_Event):
@@ -120,6 +122,8 @@ class Batch(_Event):
     decision: int
     redacted: dict[str, dict[str, str | None]] = Field(default_factory=dict)
     """mover seat -> viewer seat -> the text that viewer sees where it differs."""
+    news: list[str] = Field(default_factory=list)
+    """What the resolve did (`Engine.news`): public lines, so every viewer gets them whole."""
 
 
 class StateTalk(_Event):

@@ -90,6 +90,7 @@ def replay_events(
                 f"line {number}: {event.type} event after the footer (line {footer_line})"
             )
             break
+        before = state
         try:
             if isinstance(event, Move):
                 state = engine.apply(
@@ -137,6 +138,12 @@ def replay_events(
                 f"recorded {_short(event.digest)}"
             )
             break  # every later state would differ too
+        if isinstance(event, Move | Batch) and event.news:
+            news = list(engine.news(before, state))
+            if news != event.news:
+                report.mismatches.append(
+                    f"line {number}: {event.type} news {news!r}, recorded {event.news!r}"
+                )
     report.final_digest = engine.digest(state)
     return report
 

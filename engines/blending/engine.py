@@ -30,6 +30,7 @@ from .board import spot_pattern
 from .bots import BOTS, worst_tile
 from .menu import entries
 from .moves import Move
+from .news import news
 from .odds import PASS_TEXT, lay_hints
 from .ruleset import BlendingRules
 from .scoring import breakdown, totals
@@ -221,6 +222,9 @@ class BlendingEngine(Engine[State, Move]):
         if move.verb == "pick" and viewer != mover:
             return "pick (a tile from hand)"
         return mv.text(move)
+
+    def news(self, before: State, after: State) -> tuple[str, ...]:
+        return news(before, after)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

@@ -14,6 +14,7 @@ from . import picture
 from .bots import BOTS
 from .frames import frame_record
 from .moves import Action, Move, Order
+from .news import news
 from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
@@ -238,6 +239,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)
+
+    def news(self, before: ChemState, after: ChemState) -> tuple[str, ...]:
+        return news(before, after)
 
     def outcome(self, state: ChemState) -> Outcome | None:
         if state.ended is None:

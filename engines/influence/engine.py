@@ -16,6 +16,7 @@ from . import moves as notation
 from . import picture, rules, views
 from .allocations import whole_allocations
 from .moves import END, Attack, EndAttacks, Move, Reinforce
+from .news import news
 from .ruleset import InfluenceRuleset
 from .state import SEAT_NAMES, SIGN, InfluenceState
 from .state import state_from_json as _state_from_json
@@ -200,12 +201,18 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
     def render(self, view: Mapping[str, JSON]) -> str:
         return views.render(view)
 
+    def render_brief(self, view: Mapping[str, JSON]) -> str:
+        return views.render_brief(view)
+
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)
 
     def _outcome_json(self, state: InfluenceState) -> JSON:
         outcome = self.outcome(state)
         return None if outcome is None else outcome.to_json()
+
+    def news(self, before: InfluenceState, after: InfluenceState) -> tuple[str, ...]:
+        return news(before, after)
 
     def outcome(self, state: InfluenceState) -> Outcome | None:
         if state.phase != "over":

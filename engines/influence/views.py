@@ -107,6 +107,29 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def render_brief(view: Mapping[str, Any]) -> str:
+    """The compact text a host sends after a move: the header, the grid a row a line with one
+    space between cells (no drawing alignment), and the footer's instructions without the
+    legend, the neighbour help and the legal-attack list (`render` and the menu keep those)."""
+    r0, c0 = (int(x) for x in view["origin"])
+    grid = view["grid"]
+    big = {(int(r), int(c)) for r, c in view["big"]}
+    width = max(len(line) for line in grid)
+    lines = _header(view)
+    lines.append("")
+    lines.append("col: " + " ".join(str(c0 + m) for m in range(width)))
+    for k, line in enumerate(grid):
+        r = r0 + k
+        tokens = [
+            "#" if v is None else _token(int(v)) + ("*" if (r, c0 + m) in big else "")
+            for m, v in enumerate(line)
+        ]
+        lines.append(f"row {r} " + " ".join(tokens))
+    lines.append("")
+    lines.extend(_footer(view, brief=True))
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def _header(view: Mapping[str, Any]) -> list[str]:
     seat, you = view.get("seat"), view.get("you")
     area, value = view["area"], view["value"]
@@ -172,15 +195,20 @@ def _grid(
     return out
 
 
-def _footer(view: Mapping[str, Any]) -> list[str]:
-    lines = [
-        f"Legend: W5 = White strength 5, B7 = Black strength 7, . = empty, # = wall; "
-        f"* after a cell = big cell (cap {BIG_CAP}), other cells are small (cap {SMALL_CAP}).",
-        "Neighbours of r,c: r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1 (columns run "
-        "diagonally: each row is drawn half a cell left of the row above).",
-    ]
+def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
+    lines = (
+        []
+        if brief
+        else [
+            f"Legend: W5 = White strength 5, B7 = Black strength 7, . = empty, # = wall; "
+            f"* after a cell = big cell (cap {BIG_CAP}), other cells are small (cap {SMALL_CAP}).",
+            "Neighbours of r,c: r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1 (columns run "
+            "diagonally: each row is drawn half a cell left of the row above).",
+        ]
+    )
     attacks = view.get("legal_attacks") or []
-    if attacks:
+    # Brief: the list is what `legal_moves` answers, and a whole-turn plan outgrows it anyway.
+    if attacks and not brief:
         by_source: dict[str, list[str]] = {}
         for text in attacks:
             source, target = text.split(">")
@@ -190,7 +218,8 @@ def _footer(view: Mapping[str, Any]) -> list[str]:
         )
         lines.extend(f"  {source}> {'  '.join(targets)}" for source, targets in by_source.items())
     elif (
-        view.get("seat") is not None
+        not attacks
+        and view.get("seat") is not None
         and view["phase"] == "attack"
         and (view["to_move"] == view.get("you"))
     ):

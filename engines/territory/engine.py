@@ -13,6 +13,7 @@ from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
 from .menu import menu
 from .moves import TerritoryMove, clean_talk, move_from_json, move_json, move_text, parse_text
+from .news import news
 from .render import render
 from .resolve import hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool
@@ -191,6 +192,9 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
     def _outcome_json(self, state: TerritoryState) -> JSON:
         result = self.outcome(state)
         return None if result is None else result.to_json()
+
+    def news(self, before: TerritoryState, after: TerritoryState) -> tuple[str, ...]:
+        return news(before, after)
 
     def outcome(self, state: TerritoryState) -> Outcome | None:
         if state.ended is None:
