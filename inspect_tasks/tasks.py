@@ -3,7 +3,7 @@ parameters go with `-T name=value` (see `game_task`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspect_ai import Task, task
@@ -45,50 +45,9 @@ def samples(plan: GamePlan) -> list[Sample]:
     return out
 
 
-def game_task(
-    game: str,
-    *,
-    seeds: int | str | Sequence[int | str] = 1,
-    seat: Seats = 0,
-    bots: str | Sequence[str] | None = None,
-    prompt: str | Sequence[str] = DEFAULT_PROMPT,
-    prompt_label: str | Sequence[str] | None = None,
-    ruleset: dict[str, Any] | None = None,
-    detail: str = "full",
-    roles: str | Sequence[str] | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    transcripts: str | None = None,
-) -> Task:
-    """The task for one game.
-
-    seeds: a count N (seeds 0 … N-1) or a list of seeds.
-    seat: the model's seat, by number or name; a list of seats; or 'rotate' for every seat.
-      With `roles`, the rotation offset(s): role i sits at seat (offset + i) mod seats.
-    bots: the bots for the other seats: one name for all, or one per bot seat in seat order.
-    prompt: the seat prompt: 'default' (the server's `<game>_seat` prompt), 'none', or a path
-      to a Markdown file; a list of them runs every variant over the same seeds.
-    prompt_label: the label kept in the record for each prompt (default: 'default', 'none'
-      or the file's stem).
-    ruleset: ruleset overrides, as new_game takes them.
-    detail: the default detail of the views the model gets from show and play: full, brief
-      or none.
-    roles: Inspect model roles to seat together in one game (`--model-role name=provider/model`).
-    max_steps: model generations per seat before the harness stops the seat.
-    transcripts: where the game records go (default: $COGS_ARENA_TRANSCRIPTS, else
-      ./logs/cogs-arena-transcripts).
-    """
-    plan = game_plan(
-        game,
-        seeds=seeds,
-        seat=seat,
-        bots=bots,
-        prompt=prompt,
-        prompt_label=prompt_label,
-        ruleset=ruleset,
-        detail=detail,
-        roles=roles,
-        transcripts=transcripts,
-    )
+def game_task(game: str, max_steps: int, **plan_args: Any) -> Task:
+    """The task for one game; `plan_args` are `game_plan`'s (see the registered tasks)."""
+    plan = game_plan(game, **plan_args)
     if max_steps < 1:
         raise ValueError("max_steps: 1 or more")
     solve = seats_solver(plan, max_steps) if plan.roles else seat_solver(plan, max_steps)
@@ -105,67 +64,59 @@ def game_task(
     )
 
 
-@task
-def territory(
-    seeds: int | str | Sequence[int | str] = 1,
-    seat: Seats = 0,
-    bots: str | Sequence[str] | None = None,
-    prompt: str | Sequence[str] = DEFAULT_PROMPT,
-    prompt_label: str | Sequence[str] | None = None,
-    ruleset: dict[str, Any] | None = None,
-    detail: str = "full",
-    roles: str | Sequence[str] | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    transcripts: str | None = None,
-) -> Task:
-    """Territory: nine seats claim and raze walls on a hex lattice; simultaneous turns."""
-    return game_task("territory", **locals())
+PARAMETERS = """Parameters (`-T name=value`):
+
+seeds: a count N (seeds 0 … N-1) or a list of seeds.
+seat: the model's seat, by number or name; a list of seats; or 'rotate' for every seat.
+  With `roles`, the rotation offset(s): role i sits at seat (offset + i) mod seats.
+bots: the bots for the other seats: one name for all, or one per bot seat in seat order.
+prompt: the seat prompt: 'default' (the server's `<game>_seat` prompt), 'none', or a path
+  to a Markdown file; a list of them runs every variant over the same seeds.
+prompt_label: the label kept in the record for each prompt (default: 'default', 'none'
+  or the file's stem).
+ruleset: ruleset overrides, as new_game takes them.
+detail: the default detail of the views the model gets from show and play: full, brief
+  or none.
+roles: Inspect model roles to seat together in one game (`--model-role name=provider/model`).
+max_steps: model generations per seat before the harness stops the seat.
+transcripts: where the game records go (default: $COGS_ARENA_TRANSCRIPTS, else
+  ./logs/cogs-arena-transcripts).
+"""
+
+GAMES = {
+    "territory": "Territory: nine seats claim and raze walls on a hex lattice; simultaneous turns.",
+    "influence": "Influence: two seats attack and reinforce cells on a hex board; whole turns.",
+    "chemistry": "Chemistry: eight couriers feed reaction vats under standing orders per shift.",
+    "blending": "Blending: four seats lay land tiles, raise guardians and fight; turn by turn.",
+}
 
 
-@task
-def influence(
-    seeds: int | str | Sequence[int | str] = 1,
-    seat: Seats = 0,
-    bots: str | Sequence[str] | None = None,
-    prompt: str | Sequence[str] = DEFAULT_PROMPT,
-    prompt_label: str | Sequence[str] | None = None,
-    ruleset: dict[str, Any] | None = None,
-    detail: str = "full",
-    roles: str | Sequence[str] | None = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    transcripts: str | None = None,
-) -> Task:
-    """Influence: two seats attack and reinforce cells on a hex board; whole turns."""
-    return game_task("influence", **locals())
+def _task_for(game: str) -> Callable[..., Task]:
+    """The registered task of one game: Inspect reads its parameters from this signature."""
+
+    def game_eval(
+        seeds: int | str | Sequence[int | str] = 1,
+        seat: Seats = 0,
+        bots: str | Sequence[str] | None = None,
+        prompt: str | Sequence[str] = DEFAULT_PROMPT,
+        prompt_label: str | Sequence[str] | None = None,
+        ruleset: dict[str, Any] | None = None,
+        detail: str = "full",
+        roles: str | Sequence[str] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        transcripts: str | None = None,
+    ) -> Task:
+        given = dict(locals())
+        del given["game"]  # the closure's variable, not a parameter
+        return game_task(game, **given)
+
+    game_eval.__name__ = game_eval.__qualname__ = game
+    game_eval.__doc__ = GAMES[game] + "\n\n" + PARAMETERS
+    registered: Callable[..., Task] = task(name=game)(game_eval)
+    return registered
 
 
-@task
-def chemistry(
-    seeds: int | str | Sequence[int | str] = 1,
-    seat: Seats = 0,
-    bots: str | Sequence[str] | None = None,
-    prompt: str | Sequence[str] = DEFAULT_PROMPT,
-    prompt_label: str | Sequence[str] | None = None,
-    ruleset: dict[str, Any] | None = None,
-    detail: str = "full",
-    max_steps: int = DEFAULT_MAX_STEPS,
-    transcripts: str | None = None,
-) -> Task:
-    """Chemistry: eight couriers feed reaction vats under standing orders per shift."""
-    return game_task("chemistry", **locals())
-
-
-@task
-def blending(
-    seeds: int | str | Sequence[int | str] = 1,
-    seat: Seats = 0,
-    bots: str | Sequence[str] | None = None,
-    prompt: str | Sequence[str] = DEFAULT_PROMPT,
-    prompt_label: str | Sequence[str] | None = None,
-    ruleset: dict[str, Any] | None = None,
-    detail: str = "full",
-    max_steps: int = DEFAULT_MAX_STEPS,
-    transcripts: str | None = None,
-) -> Task:
-    """Blending: four seats lay land tiles, raise guardians and fight; turn by turn."""
-    return game_task("blending", **locals())
+territory = _task_for("territory")
+influence = _task_for("influence")
+chemistry = _task_for("chemistry")
+blending = _task_for("blending")

@@ -179,10 +179,16 @@ def test_two_scripted_models_share_one_territory_game(tmp_path: Path) -> None:
         "bots": "raider",
         "transcripts": str(transcripts),
     }
-    (log,) = run_evals(
+    roles = {"red": "first", "blue": "last"}
+    stopped = {"seeds": [1], "max_steps": 2, "transcripts": str(tmp_path / "stopped")}
+    log, short = run_evals(
         tmp_path,
-        [{"task": "cogs_arena/territory", "args": args, "roles": {"red": "first", "blue": "last"}}],
+        [
+            {"task": "cogs_arena/territory", "args": args, "roles": roles},
+            {"task": "cogs_arena/influence", "args": stopped},
+        ],
     )
+    check_stopped_early(short)
     (sample,) = samples_of(log)
     red, blue = sample.metadata["cogs_arena_seats"]
     assert (red["role"], red["seat"], red["model"]) == ("red", 3, "mockllm/red")
@@ -213,3 +219,20 @@ def test_two_scripted_models_share_one_territory_game(tmp_path: Path) -> None:
                 moves[seat].append(event.moves[str(seat)])
     assert moves[3] != moves[4]
     assert replay(red["transcript"]).ok
+
+
+def check_stopped_early(log: EvalLog) -> None:
+    """A seat the harness stops before the end scores as unfinished, from the same record."""
+    (sample,) = samples_of(log)
+    (seat,) = sample.metadata["cogs_arena_seats"]
+    assert (seat["ended"], seat["steps"]) == ("max_steps", 2)
+    value = sample.scores["game_outcome"].value if sample.scores else {}
+    assert value == {
+        "finished": 0,
+        "illegal": 0,
+        "fallbacks": 0,
+        "attempts": 1,
+        "tool_calls": 2,
+    }
+    _, events = header_of(seat["transcript"])
+    assert events[-1].type != "footer" and seat_tallies(events)[0].attempts == 1

@@ -13,7 +13,7 @@ from inspect_ai.tool import ToolDef, ToolParam, ToolParams
 
 from cogs_arena.inspect_tasks.client import MODEL_TOOLS, SeatClient, parse_seat
 from cogs_arena.inspect_tasks.params import BOUND_TOOLS_NOTE, ParameterError, game_plan
-from cogs_arena.inspect_tasks.tasks import game_task, samples
+from cogs_arena.inspect_tasks.tasks import chemistry, samples
 from cogs_arena.prompts import seat_prompt
 from cogs_arena.server.mcp_app import _seat_text
 from cogs_arena.server.service import GameService
@@ -114,11 +114,12 @@ def test_roles_rotate_and_open_their_seats_for_the_creator() -> None:
 
 
 def test_the_task_builds_one_sample_per_seed_seat_and_prompt(tmp_path: Path) -> None:
-    task = game_task("chemistry", seeds=3, seat=[0, 1], transcripts=str(tmp_path))
+    task = chemistry(seeds=3, seat=[0, 1], transcripts=str(tmp_path))
     assert len(task.dataset) == 6
     assert task.metadata is not None and task.metadata["transcripts"] == str(tmp_path)
+    assert "rotate" in (chemistry.__doc__ or "")
     with pytest.raises(ValueError, match="max_steps"):
-        game_task("chemistry", max_steps=0)
+        chemistry(max_steps=0)
 
 
 def test_the_seat_answer_is_read_from_the_servers_text(memory_service: GameService) -> None:
