@@ -40,8 +40,8 @@ from .inputs import (
     clean_label,
     validated,
 )
+from .legacy_subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .mcp_support import (
-    SPECTATE_PREFIX,
     ArenaServer,
     Ctx,
     GameChanges,
@@ -189,7 +189,8 @@ def build_server(service: GameService) -> MCPServer[Any]:
     changes = GameChanges()
     bus = InMemorySubscriptionBus()
     feeds = SpectatorFeeds(service.spectate_with_code, bus)
-    hub.on_change.extend([changes.fire, feeds.publish])
+    legacy = LegacySubscribers(service.spectate_with_code)
+    hub.on_change.extend([changes.fire, feeds.publish, legacy.publish])
     service.add_listener(hub.notify)
 
     def ping(args: PingInput, ctx: Ctx) -> str:
@@ -340,6 +341,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
         subscriptions=bus,
         middleware=[feeds.middleware],
     )
+    mcp.serve_legacy_subscriptions(legacy)
 
     for name in _ENGINES:
         _register_game_documents(mcp, name)

@@ -20,7 +20,14 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata, func_metadata
 from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, GetPromptResult, InputRequiredResult, ToolAnnotations
+from mcp_types import (
+    INVALID_PARAMS,
+    GetPromptResult,
+    InputRequiredResult,
+    SubscribeRequestParams,
+    ToolAnnotations,
+    UnsubscribeRequestParams,
+)
 from pydantic import BaseModel, ValidationError, create_model
 
 from ..engines import GameError
@@ -32,9 +39,9 @@ from .inputs import (
     shown,
     text_problem,
 )
+from .legacy_subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .models import View
 
-SPECTATE_PREFIX = "cogs-arena://spectate/"
 MAX_FEEDS_PER_LISTEN = 16
 """Spectator URIs of one listen request checked against the service; more are ignored."""
 
@@ -145,7 +152,16 @@ def input_tool(
 
 
 class ArenaServer(MCPServer[Any]):
-    """An unknown prompt or prompt argument is the caller's mistake: invalid params (-32602)."""
+    """An unknown prompt or prompt argument is the caller's mistake: invalid params (-32602).
+    Handshake-era clients may subscribe to resources (`resources/subscribe`)."""
+
+    def serve_legacy_subscriptions(self, subscribers: LegacySubscribers) -> None:
+        self._lowlevel_server.add_request_handler(
+            "resources/subscribe", SubscribeRequestParams, subscribers.subscribe
+        )
+        self._lowlevel_server.add_request_handler(
+            "resources/unsubscribe", UnsubscribeRequestParams, subscribers.unsubscribe
+        )
 
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None, context: Ctx | None = None

@@ -121,16 +121,22 @@ async def _streamable_transport(url: str, token: str | None) -> AsyncIterator[Tr
         yield streams
 
 
-def streamable(base: str, *, legacy: bool = False, token: str | None = None) -> Client:
+def streamable(
+    base: str, *, legacy: bool = False, token: str | None = None, on_message: Any = None
+) -> Client:
     """A Streamable HTTP client: the stateless 2026 protocol, or with `legacy` the
     initialize handshake of 2025 clients (a server-side session)."""
     transport = _streamable_transport(base + "/mcp", token)
-    return Client(transport, mode="legacy" if legacy else "auto")
+    return Client(transport, mode="legacy" if legacy else "auto", message_handler=on_message)
 
 
-def sse(base: str, *, token: str | None = None) -> Client:
-    """A legacy HTTP+SSE client (GET /sse for the stream, POST for messages)."""
-    return Client(sse_client(base + "/sse", headers=_headers(token)))
+def sse(
+    base: str, *, token: str | None = None, on_message: Any = None, legacy: bool = False
+) -> Client:
+    """A legacy HTTP+SSE client (GET /sse for the stream, POST for messages); with `legacy`
+    it speaks the initialize handshake of 2025 clients."""
+    transport = sse_client(base + "/sse", headers=_headers(token))
+    return Client(transport, mode="legacy" if legacy else "auto", message_handler=on_message)
 
 
 def fresh_connections(connect: Callable[[], Client]) -> Caller:
