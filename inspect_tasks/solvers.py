@@ -70,7 +70,12 @@ def _prompt(plan: GamePlan, state: TaskState) -> PromptVariant:
 
 
 def _game_args(plan: GamePlan, state: TaskState) -> dict[str, Any]:
-    return {"game": plan.game, "seed": state.metadata["seed"], "ruleset": plan.ruleset}
+    return {
+        "game": plan.game,
+        "seed": state.metadata["seed"],
+        "ruleset": plan.ruleset,
+        "detail": plan.detail,
+    }
 
 
 @solver
@@ -136,13 +141,13 @@ def seats_solver(plan: GamePlan, max_steps: int) -> Solver:
                     "model": str(model),
                     "prompt": prompt.label,
                     "labels": {**labels, "role": role},
+                    "detail": plan.detail,
                 }
                 if index == 0:
                     seat = await client.new_game(
-                        **_game_args(plan, state),
+                        **{**_game_args(plan, state), **given},
                         seat=seats[0],
                         bots=plan.bots_for_creator(seats),
-                        **given,
                     )
                     invitations.update(seat.invitations)
                     created.set()
