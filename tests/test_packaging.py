@@ -43,8 +43,13 @@ def test_wheel_installs_one_package_and_a_working_script(tmp_path: Path) -> None
         "cogs_arena/prompts/influence.md",
         "cogs_arena/server/mcp_app.py",
         "cogs_arena/transcripts/replay.py",
+        "cogs_arena/inspect_tasks/tasks.py",
     ):
         assert needed in names
+    # Inspect finds the tasks of the `inspect` extra by this entry point.
+    (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    declared = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[inspect_ai]\ncogs_arena = cogs_arena.inspect_tasks._registry" in declared
     assert not any(n.startswith("cogs_arena/tests/") for n in names)
 
     target = tmp_path / "site"
