@@ -16,6 +16,7 @@ from .board import (
     single_ok,
     spot_pattern,
 )
+from .eras.endgame import ended, may_reshuffle, note_draw
 from .moves import DIRECTIONS, Move
 from .ruleset import BlendingRules
 from .scoring import totals
@@ -64,7 +65,7 @@ def draw(s: State, k: int) -> list[int]:
     stock = list(s.stock)
     while len(got) < k:
         if not stock:
-            if not s.discard:
+            if not may_reshuffle(s):
                 break
             stream = Stream(s.seed, "stock", s.stock_counter)
             stock = stream.shuffled(sorted(s.discard))
@@ -73,6 +74,7 @@ def draw(s: State, k: int) -> list[int]:
             bump(s, reshuffles=1)
         got.append(stock.pop())
     s.stock = tuple(stock)
+    note_draw(s)
     return got
 
 
@@ -201,10 +203,9 @@ def next_turn(s: State) -> None:
         st = s.stats
         s.stats = Stats(**{**st.__dict__, "round_scores": (*st.round_scores, totals(s))})
         s.round += 1
-        if s.round > s.rules.end_rounds:
-            s.round = s.rules.end_rounds
-            s.phase = "over"
-            s.ended = "rounds"
+        if reason := ended(s):
+            s.round -= 1
+            s.phase, s.ended = "over", reason
             with_log(s, "the last round is over")
             return
     start_turn(s)

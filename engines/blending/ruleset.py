@@ -1,7 +1,8 @@
-"""The Blending ruleset: the current defaults (estates + the match, DECISIONS §4) as fields.
+"""The Blending ruleset: the current defaults (estates + the match, DECISIONS §4) as fields, and the
+switches for the older rule eras (issue 14, rules.md BE1...), each defaulting to the current rule.
 
-Older rule eras (territories, Three Strikes, legacy combat) are not implemented; when they come they
-add fields here (e.g. `land`, `combat_style`) next to these, which stay their defaults.
+Era fields left at their defaults are left out of the state's JSON (`rules_json`), so a game under
+the current rules has the same digests as before the switches existed.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ class BlendingRules(Ruleset):
     'side', any triple goes on any 3-land spot whose doubled land is side by side."""
     double_points: int = Field(2, ge=0, le=9)
     triple_points: int = Field(3, ge=0, le=9)
+    # ---- era switches (issue 14) ----
+    endgame: Literal["rounds", "last_tile"] = "rounds"
+    """§6: 'rounds' ends after end_rounds; 'last_tile' finishes the round in which the last tile is
+    drawn with nothing left to refill the stock (BE1)."""
+    last_tile_reshuffle: Literal["always", "never"] = "always"
+    """B19 'always': an empty stock takes the shuffled discard pile; 'never': it stays empty."""
+    last_tile_cap: int = Field(40, ge=1, le=200)
+    """BE2 termination guard: a 'last_tile' game ends after this many rounds at the latest."""
 
     @field_validator("supply_total")
     @classmethod
@@ -54,3 +63,17 @@ class BlendingRules(Ruleset):
         if value % 10:
             raise ValueError("supply_total must be a multiple of 10 (a 6:3:1 split)")
         return value
+
+
+ERA_FIELDS = ("endgame", "last_tile_reshuffle", "last_tile_cap")
+"""Fields added for the older eras: left out of the state's JSON while at their defaults."""
+
+
+def rules_json(rules: BlendingRules) -> dict[str, object]:
+    """The ruleset as the state records it: era fields only where they differ from the default."""
+    out = rules.model_dump()
+    defaults = BlendingRules.model_fields
+    for name in ERA_FIELDS:
+        if out[name] == defaults[name].default:
+            del out[name]
+    return out

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset import BlendingRules
+from .eras.extra import Duel, Strike, era_from_json, era_json, guardian_extra, guardian_extra_json
+from .ruleset import BlendingRules, rules_json
 from .tiles import Face
 
 Pos = tuple[int, int]
@@ -25,6 +26,10 @@ class Guardian:
     land: int
     pile: tuple[tuple[int, bool], ...]
     """(tile, is_base) from the top; bolsters go to the bottom (B24)."""
+    kinds: tuple[tuple[int, int], ...] = ()
+    """combat 'three': (tile, kind) of each pile tile, fixed when it entered the pile (BE4)."""
+    cursor: int = 0
+    """combat 'three': the pile position its next fight starts at (the pile turns over by 3)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,12 @@ class State:
     last_fight: tuple[str, ...] = ()
     """Public summary of the last fight that ended: a headline, its flip results (and loss
     discards), then how it ended (a kill or the guardian surviving). See odds.summary."""
+    last_round: bool = False
+    """endgame 'last_tile': the last tile is drawn, this round is the last (BE1)."""
+    pick_kinds: tuple[tuple[int, int], ...] = ()
+    """combat 'three': the kind each picked pile tile will show (BE4)."""
+    strike: Strike | None = None
+    duel: Duel | None = None
 
     def clone(self) -> State:
         """A shallow copy: the caller replaces (never mutates) the containers it changes."""
@@ -128,7 +139,7 @@ def to_json(s: State) -> dict[str, Any]:
     f = s.fight
     st = s.stats
     return {
-        "rules": s.rules.model_dump(),
+        "rules": rules_json(s.rules),
         "seed": s.seed,
         "faces": ["".join("MFP"[c] for c in face) for face in s.faces],
         "phase": s.phase,
@@ -150,6 +161,7 @@ def to_json(s: State) -> dict[str, Any]:
                 "at": [g.x, g.y],
                 "land": g.land,
                 "pile": [[t, b] for t, b in g.pile],
+                **guardian_extra_json(g.kinds, g.cursor),
             }
             for g in s.guardians
         ],
@@ -191,6 +203,7 @@ def to_json(s: State) -> dict[str, Any]:
         "ended": s.ended,
         "log": list(s.log),
         "last_fight": list(s.last_fight),
+        **era_json(s),
     }
 
 
@@ -240,6 +253,7 @@ def from_json(d: Mapping[str, Any]) -> State:
                 y=g["at"][1],
                 land=g["land"],
                 pile=tuple((t, b) for t, b in g["pile"]),
+                **guardian_extra(g),
             )
             for g in d["guardians"]
         ),
@@ -269,4 +283,5 @@ def from_json(d: Mapping[str, Any]) -> State:
         ended=d["ended"],
         log=tuple(d["log"]),
         last_fight=tuple(d.get("last_fight", ())),
+        **era_from_json(d),
     )

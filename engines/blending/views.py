@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .board import cheb
+from .eras.endgame import rounds_shown
+from .eras.views import era_head, era_lines, era_view
 from .memo import Memo
 from .odds import PASS_TEXT
 from .scoring import breakdown
@@ -90,7 +92,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "phase": s.phase,
         "to_act": None if s.phase == "over" else s.seat,
         "round": s.round,
-        "rounds": s.rules.end_rounds,
+        "rounds": rounds_shown(s),
         "hand_limit": s.rules.hand_limit,
         "native_speed": s.rules.native_speed,
         "triple_match": s.rules.triple_match,
@@ -136,6 +138,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "log": list(s.log),
         "ended": s.ended,
     }
+    out.update(era_view(s, seat))
     if s.phase != "over":
         out["turn"] = {
             "moves_left": s.moves_left,
@@ -218,7 +221,7 @@ def _tiles(pairs: Sequence[Sequence[str]]) -> str:
 
 def render(v: Mapping[str, JSON]) -> str:
     seat = v.get("seat")
-    head = f"Blending, round {v['round']} of {v['rounds']}"
+    head = f"Blending, round {v['round']} of {v['rounds']}{era_head(v)}"
     if v["phase"] == "over":
         head += f" - game over ({v['ended']})"
     elif v["to_act"] is not None:
@@ -270,6 +273,7 @@ def render(v: Mapping[str, JSON]) -> str:
         + (" (last: " + _tiles(discard[-12:]) + ")" if discard else "")
         + "."
     )
+    out += era_lines(v)
     if "turn" in v and v["phase"] != "walk":
         t = v["turn"]
         out.append(

@@ -1,0 +1,90 @@
+"""The state the older eras add (Three Strikes and legacy fights, the last round, kinds picked for
+a pile), and its JSON: keys appear only where an era uses them, so a game under the current rules
+serialises (and digests) exactly as it did before the eras existed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..state import State
+
+
+@dataclass(frozen=True)
+class Strike:
+    """A Three Strikes fight being committed (§4.1): the attacker's tiles, face down, in order."""
+
+    gid: int
+    laid: tuple[tuple[int, int, int], ...] = ()
+    """(strike 0..2, tile, kind) in the order laid."""
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A legacy fight (§4.2), round by round."""
+
+    gid: int
+    """The guardian fought, or 0 for a hero fight."""
+    foe: int = -1
+    """The defending hero's seat in a hero fight (combat_pvp), else -1."""
+    damage: int = 0
+    """Damage dealt to the guardian this fight (its strength is its pile size)."""
+    taken: int = 0
+    """Damage the attacker took this fight (tiles discarded)."""
+    owed: int = 0
+    """Tiles the attacker must still discard for damage taken this round."""
+    tile: int = 0
+    """The attacker's tile this round, played face down (0: none yet)."""
+    escape: bool = False
+    answer: int = 0
+    """The defender's tile this round, revealed once the attacker has played."""
+    next: int = 0
+    """The guardian's next pile position (its pile cycles, from the top each fight, BE10)."""
+    rounds: int = 0
+    results: tuple[str, ...] = ()
+
+
+def era_json(s: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if s.last_round:
+        out["last_round"] = True
+    if s.pick_kinds:
+        out["pick_kinds"] = [list(p) for p in s.pick_kinds]
+    if s.strike is not None:
+        out["strike"] = {"gid": s.strike.gid, "laid": [list(x) for x in s.strike.laid]}
+    if s.duel is not None:
+        d = s.duel
+        out["duel"] = {**d.__dict__, "results": list(d.results)}
+    return out
+
+
+def era_from_json(d: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if d.get("last_round"):
+        out["last_round"] = True
+    if "pick_kinds" in d:
+        out["pick_kinds"] = tuple((a, b) for a, b in d["pick_kinds"])
+    if d.get("strike") is not None:
+        st = d["strike"]
+        out["strike"] = Strike(st["gid"], tuple((a, b, c) for a, b, c in st["laid"]))
+    if d.get("duel") is not None:
+        out["duel"] = Duel(**{**d["duel"], "results": tuple(d["duel"]["results"])})
+    return out
+
+
+def guardian_extra_json(kinds: tuple[tuple[int, int], ...], cursor: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if kinds:
+        out["kinds"] = [list(k) for k in kinds]
+    if cursor:
+        out["cursor"] = cursor
+    return out
+
+
+def guardian_extra(g: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "kinds": tuple((a, b) for a, b in g.get("kinds", ())),
+        "cursor": g.get("cursor", 0),
+    }
