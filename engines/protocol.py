@@ -199,6 +199,11 @@ class Engine(ABC, Generic[S, M]):
     @abstractmethod
     def move_json(self, move: M) -> JSON: ...
 
+    def move_schema(self) -> dict[str, JSON]:
+        """The JSON Schema of `move_json`'s form (what `move_from_json` reads), titled by the
+        game's name, so a client can build a structured move without guessing."""
+        return {"title": self.name, "type": "object"}
+
     def validate(self, state: S, seat: int, move: M) -> None:
         """Raises IllegalMove / NotYourTurn if `move` would be rejected. Simultaneous games use
         it at submission time, before the batch resolves."""

@@ -31,6 +31,7 @@ from .text_rules import (
     bot_names,
     custom_error,
     game_names,
+    move_forms,
     schema_enum,
 )
 
@@ -283,7 +284,11 @@ class PlayInput(ToolInput):
         ),
     ] = None
     structured: Annotated[
-        dict[str, Any] | None, Field(description="The move in its structured JSON form.")
+        dict[str, Any] | None,
+        Field(
+            description="The move in its structured JSON form: the form titled by your game.",
+            json_schema_extra=move_forms,
+        ),
     ] = None
     why: Annotated[
         Annotated[str, Field(max_length=MAX_WHY_CHARS)] | None,

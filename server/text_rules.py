@@ -167,6 +167,18 @@ def bot_names() -> list[str]:
     return [*dict.fromkeys(names), OPEN_SEAT]
 
 
+def move_forms(schema: dict[str, Any]) -> None:
+    """A `json_schema_extra` for `play`'s `structured`: one form per registered game (each
+    titled by its game), looked up when the schema is made. Validation is unchanged: the
+    game reads the move and says what it allows."""
+    from ..engines.registry import get_engine
+
+    schema.pop("type", None)
+    schema["anyOf"] = [get_engine(game).move_schema() for game in game_names()] + [
+        {"type": "null"}
+    ]
+
+
 def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], None]:
     """A `json_schema_extra` listing `names()` as the schema's enum. The names are looked up
     when the schema is made, so importing the inputs loads no engine; validation is unchanged,

@@ -33,6 +33,7 @@ from .moves import Move
 from .news import news
 from .odds import PASS_TEXT, lay_hints
 from .ruleset import BlendingRules
+from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
 from .state import State, from_json, to_json
 from .tiles import CLASS_NAME, fits, pips
@@ -121,6 +122,9 @@ class BlendingEngine(Engine[State, Move]):
 
     def move_json(self, move: Move) -> JSON:
         return mv.to_json(move)
+
+    def move_schema(self) -> dict[str, JSON]:
+        return MOVE_SCHEMA
 
     # ---- transitions ---------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from .news import news
 from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
+from .schema import MOVE_SCHEMA
 from .sim import SEATS, Room
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
 from .trip import hold_note, own_cog
@@ -143,6 +144,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
 
     def move_json(self, move: Move) -> JSON:
         return mv.move_json(move)
+
+    def move_schema(self) -> dict[str, JSON]:
+        return MOVE_SCHEMA
 
     def visible_move_text(self, move: Move, mover: int, viewer: int | None) -> str | None:
         return mv.move_text(move, with_notes=viewer == mover)

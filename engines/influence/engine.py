@@ -18,6 +18,7 @@ from .allocations import whole_allocations
 from .moves import END, Attack, EndAttacks, Move, Reinforce
 from .news import news
 from .ruleset import InfluenceRuleset
+from .schema import MOVE_SCHEMA
 from .state import SEAT_NAMES, SIGN, InfluenceState
 from .state import state_from_json as _state_from_json
 from .state import state_to_json as _state_to_json
@@ -146,6 +147,9 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
 
     def move_json(self, move: Move) -> JSON:
         return notation.move_json(move)
+
+    def move_schema(self) -> dict[str, JSON]:
+        return MOVE_SCHEMA
 
     # ---- transitions -----------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from .render import render
 from .resolve import hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool
 from .ruleset import TerritoryRuleset
+from .schema import MOVE_SCHEMA
 from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
 from .views import observe, spectate
 
@@ -94,6 +95,9 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
 
     def move_json(self, move: TerritoryMove) -> JSON:
         return move_json(move)
+
+    def move_schema(self) -> dict[str, JSON]:
+        return MOVE_SCHEMA
 
     def validate(self, state: TerritoryState, seat: int, move: TerritoryMove) -> None:
         self._check_seat(state, seat)
