@@ -27,12 +27,16 @@ def run_labels(state: TaskState) -> dict[str, str]:
     """Labels joining the game record to the Inspect log: the eval (task run) id and the
     sample's uuid, both as the `.eval` log names them, and the readable sample id."""
     labels = {"inspect_sample": state.uuid, "inspect_sample_id": str(state.sample_id)[:200]}
-    # The eval id is not on TaskState; the active sample carries it (inspect_ai < 0.4).
-    from inspect_ai.log._samples import sample_active
-
+    # The eval id is not on TaskState; the active sample carries it (inspect_ai 0.3). Without
+    # it the sample's uuid still joins the records, so a moved module costs only this label.
+    try:
+        from inspect_ai.log._samples import sample_active
+    except ImportError:
+        return labels
     active = sample_active()
-    if active is not None and active.eval_id:
-        labels["inspect_run"] = active.eval_id
+    eval_id = getattr(active, "eval_id", None)
+    if isinstance(eval_id, str) and eval_id:
+        labels["inspect_run"] = eval_id
     return labels
 
 
