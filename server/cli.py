@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -138,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .evaluate_cli import add_parsers as add_evaluate  # rate, compare, export
 
     add_evaluate(sub)
+    from .fork_cli import add_parser as add_fork
+
+    add_fork(sub, _add_store_flags)
     return parser
 
 
@@ -314,6 +318,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .evaluate_cli import HANDLERS as evaluate_handlers
 
     handlers.update(evaluate_handlers)
+    from .fork_cli import cmd_fork
+
+    handlers["fork"] = functools.partial(cmd_fork, store_and_transcripts=_paths)
     return handlers[args.command](args)
 
 

@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from .errors import BadArgument
+from .fork_args import At, Forkable, ForkOf
 from .labels import MAX_LABEL_CHARS as MAX_LABEL_CHARS
 from .labels import Labelled, Labels
 from .text_rules import (
@@ -36,6 +37,7 @@ from .text_rules import (
 )
 
 # The text rule is re-exported, so callers need only this module.
+from .text_rules import MAX_ID_CHARS as MAX_ID_CHARS
 from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
 from .text_rules import MAX_JSON_INT as MAX_JSON_INT
 from .text_rules import check_text as check_text
@@ -50,8 +52,6 @@ MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
 MAX_WHY_CHARS = 2000
 MAX_TALK_CHARS = 1000
-MAX_ID_CHARS = 100
-"""Game ids, credentials, codes, request ids, seat, game and bot names."""
 MAX_STRUCTURED_CHARS = 4000
 MAX_RULESET_CHARS = 50_000
 """More than a structured move: an Influence custom map of the largest board must fit."""
@@ -144,7 +144,7 @@ class ListGamesInput(ToolInput):
     pass
 
 
-class NewGameInput(Labelled, ToolInput):
+class NewGameInput(Labelled, Forkable, ToolInput):
     json_limits: ClassVar[dict[str, int]] = {
         "ruleset": MAX_RULESET_CHARS,
         "labels": 2 * MAX_STRUCTURED_CHARS,  # labels_problem has the precise bounds
@@ -195,6 +195,8 @@ class NewGameInput(Labelled, ToolInput):
         Seconds | None, Field(description="Time before the whole game is settled." + SECONDS)
     ] = None
     detail: FullDetail = "full"
+    fork_of: ForkOf = None
+    at: At = None
 
 
 class JoinGameInput(Labelled, ToolInput):

@@ -13,6 +13,7 @@ from ..engines import Engine, GameError, get_engine
 from ..engines.registry import _ENGINES
 from ..transcripts.events import Event, Header, Join, SeatEntry
 from .errors import BadArgument, BadCredential, LimitReached, UnknownGameId
+from .forks import Parent, fork_point, play_prefix, prefix
 from .inputs import JoinGameInput, NewGameInput
 from .labels import seat_labels
 from .limits import Limits, RateWindow
@@ -74,14 +75,29 @@ class Lobby:
         return GameList(games=infos)
 
     def new_game(
-        self, args: NewGameInput, client_name: str | None, client_version: str | None
+        self,
+        args: NewGameInput,
+        client_name: str | None,
+        client_version: str | None,
+        parent: Parent | None = None,
     ) -> NewGame:
+        """A new game; with `fork_of` (or a `parent` read from a transcript by the operator) a
+        fork that starts where the parent stood at decision `at`."""
         engine = get_engine(args.game)
         labels = seat_labels(self.default_labels, args.given_labels())
-        rules = engine.ruleset(args.ruleset)
+        if parent is None and args.fork_of is not None:
+            parent = self._finished_parent(args.fork_of)
+        if parent is not None and parent.header.game != args.game:
+            raise BadArgument(
+                f"The game {parent.game_id} is {parent.header.game}, not {args.game}.",
+                allowed=f"game={parent.header.game!r} to fork it",
+            )
+        rules = engine.ruleset(args.ruleset if parent is None else parent.header.ruleset)
         # 128 random bits: a seat must not be able to guess the hidden draws. Every engine
         # takes any int (Territory's generator reduces it modulo 2^32, like the reference).
         seed = secrets.randbits(SEED_BITS) if args.seed is None else args.seed
+        if parent is not None:
+            seed = parent.header.seed
         names = engine.seat_names(rules)
         own = (
             engine.default_seat(rules, seed) if args.seat is None else seat_index(names, args.seat)
@@ -148,15 +164,28 @@ class Lobby:
             game_deadline=now + args.time_limit if args.time_limit else None,
         )
         session = Session(record, engine, state, touched=now)
+        events: list[Event] = []
+        fork = None
+        if parent is not None:
+            at = args.at or 0
+            replayed = prefix(parent, at)
+            play_prefix(session, self.referee, replayed, events)
+            if engine.outcome(session.state) is not None:
+                raise BadArgument(
+                    f"The game {parent.game_id} is over at decision {at}: nothing to play.",
+                    allowed="an earlier decision",
+                )
+            fork = fork_point(session, parent, at, len(replayed))
         header = Header(
             server_version=__version__,
             game=args.game,
             ruleset=record.ruleset,
             seed=seed,
             seats=[SeatEntry(index=s.index, name=s.name, player=s.player()) for s in seats],
+            fork=fork,
             wall={"created": now},
         )
-        events: list[Event] = [header]
+        events.insert(0, header)
         self.referee.advance(session, events)
         view = self.presenter.view(session, own, events, args.detail)
         self.sessions.commit(session, events)
@@ -172,6 +201,25 @@ class Lobby:
             invitations=invitations,
             spectator_code=spectator_code,
         )
+
+    def _finished_parent(self, game_id: str) -> Parent:
+        store = self.sessions.store
+        record = store.get(game_id)
+        if record is None:
+            raise UnknownGameId(
+                f"No game {game_id!r} on this server to fork.",
+                allowed="the game_id of a finished game of this server",
+            )
+        if record.status != "over":
+            raise BadArgument(
+                f"The game {game_id} is still running; only a finished game can be forked (a "
+                "fork starts from the same hidden draws, which a running game keeps secret).",
+                allowed="fork_of=<the game_id of a finished game>",
+            )
+        events = store.events(game_id)
+        header = events[0]
+        assert isinstance(header, Header)
+        return Parent(game_id, header, events, finished=True)
 
     def join_game(
         self, args: JoinGameInput, client_name: str | None, client_version: str | None

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..transcripts.io import TranscriptDir
+from ..transcripts.events import Footer, Header
+from ..transcripts.io import TranscriptDir, read_transcript
 from .deadlines import Deadlines
-from .errors import BadCredential, UnknownGameId
+from .errors import BadArgument, BadCredential, UnknownGameId
+from .forks import Parent
 from .inputs import (
     MAX_LABEL_CHARS,
     JoinGameInput,
@@ -150,6 +152,19 @@ class GameService:
     ) -> NewGame:
         args = validated(NewGameInput, game=game, **kwargs)
         return self.lobby.new_game(args, *_client(client_name, client_version))
+
+    def fork_transcript(self, path: Path, at: int, **kwargs: Any) -> NewGame:
+        """`cogs-arena fork`: a new game on this server's store from a transcript file (any
+        game, finished or not: the operator holds the whole record already)."""
+        events = read_transcript(path)
+        header = events[0] if events else None
+        if not isinstance(header, Header):
+            raise BadArgument(f"{path} has no header.", allowed="a cogs-arena transcript")
+        parent_id = path.stem.split("-", 1)[-1]
+        finished = isinstance(events[-1], Footer)
+        parent = Parent(parent_id, header, events, finished=finished)
+        args = validated(NewGameInput, game=header.game, fork_of=parent_id, at=at, **kwargs)
+        return self.lobby.new_game(args, None, None, parent=parent)
 
     def join_game(
         self,

@@ -25,6 +25,10 @@ CUSTOM_ERROR = "arena_"
 """Prefix of the input models' own error types: their messages already name the field."""
 
 
+MAX_ID_CHARS = 100
+"""Game ids, credentials, codes, request ids, seat, game and bot names."""
+
+
 def custom_error(kind: str, message: str, allowed: str | None = None) -> PydanticCustomError:
     """A validation error whose message is shown as it is, with what is allowed."""
     # The message goes in as context: user-derived text may contain braces.

@@ -57,6 +57,18 @@ class SeatEntry(BaseModel):
     player: Player
 
 
+class ForkPoint(BaseModel):
+    """Where a forked game starts: its parent, the decision, and the state digest after the
+    parent's first `transitions` transitions, which the fork's record plays again first."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    parent: str
+    at: int
+    transitions: int
+    digest: str
+
+
 class Header(_Event):
     type: Literal["header"] = "header"
     schema_version: int = SCHEMA_VERSION
@@ -65,6 +77,7 @@ class Header(_Event):
     ruleset: dict[str, Any]
     seed: int | str
     seats: list[SeatEntry]
+    fork: ForkPoint | None = None
 
 
 class Join(_Event):

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engines import Outcome, get_engine
+from ..engines import Engine, Outcome, get_engine
 from .events import (
     Batch,
     Event,
     Footer,
+    ForkPoint,
     Header,
     Move,
     Settle,
@@ -22,6 +23,9 @@ from .events import (
     view_digest,
 )
 from .io import read_transcript
+
+Transition = Move | Batch | StateTalk | Settle
+"""The events `replay` re-simulates (the `TRANSITIONS` of `events`)."""
 
 
 @dataclass
@@ -92,21 +96,8 @@ def replay_events(
             break
         before = state
         try:
-            if isinstance(event, Move):
-                state = engine.apply(
-                    state, event.seat, engine.parse_move(state, event.seat, event.move)
-                )
-            elif isinstance(event, Batch):
-                moves = {
-                    int(seat): engine.parse_move(state, int(seat), text)
-                    for seat, text in event.moves.items()
-                }
-                state = engine.apply_batch(state, moves)
-            elif isinstance(event, StateTalk):
-                to = None if event.to is None else tuple(event.to)
-                state = engine.talk(state, event.seat, event.text, to)
-            elif isinstance(event, Settle):
-                state = engine.settle(state, event.reason)
+            if isinstance(event, Transition):
+                state = apply_transition(engine, state, event)
             elif isinstance(event, ViewShown):
                 # The record keeps a digest of what the seat saw; the view itself is a function
                 # of the state and the seat, so it is regenerated here, not stored.
@@ -144,8 +135,48 @@ def replay_events(
                 report.mismatches.append(
                     f"line {number}: {event.type} news {news!r}, recorded {event.news!r}"
                 )
+        if header.fork is not None and report.transitions == header.fork.transitions:
+            _check_fork(report, number, header.fork, digest)
+    if header.fork is not None and report.transitions < header.fork.transitions:
+        report.mismatches.append(
+            f"fork: the record has {report.transitions} transitions, the header says the "
+            f"parent's first {header.fork.transitions} come first"
+        )
+    elif header.fork is not None and header.fork.transitions == 0:
+        _check_fork(
+            report,
+            1,
+            header.fork,
+            engine.digest(engine.new_game(engine.ruleset(header.ruleset), header.seed)),
+        )
     report.final_digest = engine.digest(state)
     return report
+
+
+def _check_fork(report: ReplayReport, number: int, fork: ForkPoint, digest: str) -> None:
+    """A fork's record starts with its parent's transitions: the state after them must be the
+    state the header recorded from the parent."""
+    if digest != fork.digest:
+        report.mismatches.append(
+            f"line {number}: fork of {fork.parent} at decision {fork.at}: digest "
+            f"{_short(digest)}, the parent's {_short(fork.digest)}"
+        )
+
+
+def apply_transition(engine: Engine[Any, Any], state: Any, event: Transition) -> Any:
+    """The state after one recorded transition (raises what the engine raises)."""
+    if isinstance(event, Move):
+        return engine.apply(state, event.seat, engine.parse_move(state, event.seat, event.move))
+    if isinstance(event, Batch):
+        moves = {
+            int(seat): engine.parse_move(state, int(seat), text)
+            for seat, text in event.moves.items()
+        }
+        return engine.apply_batch(state, moves)
+    if isinstance(event, StateTalk):
+        to = None if event.to is None else tuple(event.to)
+        return engine.talk(state, event.seat, event.text, to)
+    return engine.settle(state, event.reason)
 
 
 def _check_footer(
