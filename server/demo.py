@@ -64,7 +64,10 @@ async def run_demo(
                 menu["hints"],
             )
             move = greedy(view["observation"], legal, bot_stream(seed, game["seat"], decision))
-            played = await call(client, "play", game_id=gid, credential=cred, move=move)
+            # The demo's player is a program: it reads the observation, not the text.
+            played = await call(
+                client, "play", game_id=gid, credential=cred, move=move, detail="data"
+            )
             view = played["view"]
             decision += 1
             calls += 2

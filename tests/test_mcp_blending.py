@@ -48,7 +48,10 @@ async def _play_game(client: Client, seed: int) -> tuple[dict[str, Any], int, se
         assert len(entries) == menu["total"]
         number = fight_or_builder(entries, view["observation"], Stream(seed, f"llm/{calls}"))
         kinds.add(next(e["kind"] for e in entries if e["number"] == number))
-        view = (await call(client, "play", game_id=gid, credential=cred, number=number))["view"]
+        played = await call(
+            client, "play", game_id=gid, credential=cred, number=number, detail="data"
+        )
+        view = played["view"]
         calls += 1
     return game, calls, kinds
 
