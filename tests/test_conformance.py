@@ -42,7 +42,22 @@ def state_ruleset(engine: Engine[Any, Any], state: Any) -> Any:
     return engine.ruleset_of(state)
 
 
-def _pick(engine: Engine[Any, Any], state: Any, seat: int, rng: Stream, check_all: bool) -> Any:
+ERAS: dict[str, list[dict[str, Any]]] = {
+    "blending": [
+        {"endgame": "last_tile", "last_tile_reshuffle": "never"},
+        {"combat": "three"},
+        {"combat": "three", "kill_on": "win", "heal_to": 4},
+        {"combat": "legacy"},
+        {"combat": "legacy", "combat_pvp": True, "damage": "difference", "escape_rule": "win"},
+    ],
+}
+"""Rule eras a game keeps behind ruleset switches: each is played out like the defaults, with the
+builder bot choosing half the moves so that its fights (rare in random play) happen too."""
+
+
+def _pick(
+    engine: Engine[Any, Any], state: Any, seat: int, rng: Stream, check_all: bool, bot: str = ""
+) -> Any:
     menu = engine.legal_moves(state, seat)
     assert menu.moves, f"{engine.name}: seat {seat} must act but has an empty menu"
     entries = menu.moves if check_all else [rng.choice(menu.moves)]
@@ -53,13 +68,19 @@ def _pick(engine: Engine[Any, Any], state: Any, seat: int, rng: Stream, check_al
         assert engine.move_text(again) == entry.notation, "structured form must round-trip"
     if rng.below(DEFAULT_SHARE) == 0:
         return engine.default_move(state, seat)
+    if bot and rng.below(2):
+        return engine.parse_move(
+            state, seat, engine.bots()[bot](engine.observe(state, seat), menu, rng)
+        )
     chosen = rng.choice(menu.moves)
     return engine.parse_move(state, seat, chosen.notation)
 
 
-def _playout(name: str, seed: int) -> list[str]:
+def _playout(
+    name: str, seed: int, overrides: dict[str, Any] | None = None, bot: str = ""
+) -> list[str]:
     engine = get_engine(name)
-    ruleset = engine.ruleset()
+    ruleset = engine.ruleset(overrides)
     state = engine.new_game(ruleset, seed)
     rng = Stream(seed, "conformance")
     digests = [engine.digest(state)]
@@ -76,7 +97,7 @@ def _playout(name: str, seed: int) -> list[str]:
             assert engine.to_act(restored) == seats
         before = engine.digest(state)
         if engine.simultaneous:
-            moves = {seat: _pick(engine, state, seat, rng, check_all) for seat in seats}
+            moves = {seat: _pick(engine, state, seat, rng, check_all, bot) for seat in seats}
             for seat, move in moves.items():
                 engine.validate(state, seat, move)
             if check_all:
@@ -89,7 +110,7 @@ def _playout(name: str, seed: int) -> list[str]:
             if others and check_all:
                 with pytest.raises(GameError):
                     engine.apply(state, others[0], engine.default_move(state, seat))
-            move = _pick(engine, state, seat, rng, check_all)
+            move = _pick(engine, state, seat, rng, check_all, bot)
             if check_all:
                 engine.apply(state, seat, engine.default_move(state, seat))
             state_next = engine.apply(state, seat, move)
@@ -115,6 +136,17 @@ def _playout(name: str, seed: int) -> list[str]:
 def test_random_playout(name: str, seed: int) -> None:
     first = _playout(name, seed)
     assert _playout(name, seed) == first, "the same seed and moves must give the same digests"
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+@pytest.mark.parametrize(
+    ("name", "overrides"),
+    [(name, era) for name, eras in sorted(ERAS.items()) for era in eras],
+    ids=lambda v: v if isinstance(v, str) else "-".join(f"{k}={w}" for k, w in v.items()),
+)
+def test_era_playout(name: str, overrides: dict[str, Any], seed: int) -> None:
+    first = _playout(name, seed, overrides, bot="builder")
+    assert _playout(name, seed, overrides, bot="builder") == first
 
 
 @pytest.mark.parametrize("name", LANDED)

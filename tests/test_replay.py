@@ -75,6 +75,48 @@ def influence_record(seed: int = 5, max_turns: int = 4) -> list[Event]:
     return _numbered(events)
 
 
+BLENDING_ERAS = [
+    {"endgame": "last_tile", "last_tile_reshuffle": "never", "players": 3},
+    {"combat": "three", "players": 3},
+    {"combat": "legacy", "combat_pvp": True, "players": 3},
+]
+
+
+def bot_record(game: str, overrides: dict[str, Any], seed: int) -> list[Event]:
+    """A game played by the builder bots, each decision's view and move recorded."""
+    from cogs_arena.engines.rng import Stream
+
+    engine = get_engine(game)
+    ruleset = engine.ruleset(overrides)
+    state = engine.new_game(ruleset, seed)
+    events: list[Event] = [_header(game, ruleset, seed, engine.seat_names(ruleset))]
+    bot, rng = engine.bots()["builder"], Stream(seed, "record")
+    decision = 0
+    while engine.outcome(state) is None:
+        decision += 1
+        seat = engine.to_act(state)[0]
+        view = engine.observe(state, seat)
+        events.append(ViewShown(seat=seat, decision=decision, digest=view_digest(view)))
+        text = bot(view, engine.legal_moves(state, seat), rng)
+        state = engine.apply(state, seat, engine.parse_move(state, seat, text))
+        events.append(Move(seat=seat, move=text, digest=engine.digest(state), decision=decision))
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    events.append(Footer(outcome=outcome.to_json(), digest=engine.digest(state), counters={}))
+    return _numbered(events)
+
+
+@pytest.mark.parametrize("overrides", BLENDING_ERAS, ids=lambda o: "-".join(map(str, o.values())))
+def test_blending_eras_replay(tmp_path: Path, overrides: dict[str, Any]) -> None:
+    events = bot_record("blending", overrides, 2)
+    report = replay(write(tmp_path / "b.jsonl", events))
+    assert report.ok, report.mismatches
+    assert report.finished and report.outcome_matches and report.transitions > 50
+    i = [n for n, e in enumerate(events) if isinstance(e, Move)][-5]
+    events[i] = events[i].model_copy(update={"digest": "0" * 64})
+    assert not replay(write(tmp_path / "t.jsonl", events)).ok
+
+
 def write(path: Path, events: list[Event]) -> Path:
     path.write_text("".join(event_json(e) + "\n" for e in events), encoding="utf-8")
     return path

@@ -229,6 +229,14 @@ def _beatable(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
     return True
 
 
+def _would_fight(v: _View, g: Mapping[str, Any]) -> bool:
+    if "combat" in v.obs:  # an older era's combat (issue 14)
+        from .eras.bots import wants_fight
+
+        return wants_fight(v, g)
+    return _beatable([face_from_text(f) for _, f, _ in g["pile"]], v.hand)
+
+
 def _estate_value(v: _View, center: Pos, land: int) -> int:
     pts = v.land_count(center, land)
     for tl in v.blends:
@@ -357,10 +365,8 @@ def _target(v: _View) -> Pos | None:
         if best is not None:
             return best[1]
         for owner, at, _, g in v.guardians:
-            if owner != v.seat and _cheb(at, v.hero) <= 3:
-                pile = [face_from_text(f) for _, f, _ in g["pile"]]
-                if _beatable(pile, v.hand):
-                    return at
+            if owner != v.seat and _cheb(at, v.hero) <= 3 and _would_fight(v, g):
+                return at
     if v.mine:
         blanks = []
         for _, at, _, _ in v.mine:
@@ -414,15 +420,18 @@ def _walk(obs: Mapping[str, Any], notes: list[str]) -> str:
 
 def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     phase = obs["phase"]
+    if "combat" in obs:  # an older era's fights and piles (issue 14)
+        from .eras.bots import era_builder
+
+        if (era := era_builder(obs, menu)) is not None:
+            return era
     if phase in ("discard", "loss"):
         return _sane_discard(obs)
     if phase == "turn":
         return _turn(_View(obs), menu)
     if phase == "walk":
         return _walk(obs, [m.notation for m in menu.moves])
-    # picks and fight steps are fully settled by the observation (a pick is any hand tile, a
-    # lay any free row position), so these phases never build the menu
-    v = _View(obs)
+    v = _View(obs)  # picks and fight steps are settled by the observation: no menu needed
     if phase == "fight":
         return _fight_move(v)
     if phase == "pick":
@@ -509,12 +518,10 @@ def _turn(v: _View, options: LegalMoves) -> str:
         and "guardian" in menu.of("guardian")
     ):
         return "guardian"
-    if free and hand:
+    if free and hand and "combat" not in v.obs:  # older eras fight in eras/bots.py
         for owner, at, _, g in v.guardians:
-            if owner != v.seat and _cheb(at, v.hero) <= 1:
-                pile = [face_from_text(f) for _, f, _ in g["pile"]]
-                if _beatable(pile, v.hand):
-                    return f"fight {g['id']}"
+            if owner != v.seat and _cheb(at, v.hero) <= 1 and _would_fight(v, g):
+                return f"fight {g['id']}"
     best: tuple[float, str] | None = None
     if not turn["placed"]:
         # the first placement may go anywhere, and _candidates then checks exactly what the
@@ -550,8 +557,8 @@ def _turn(v: _View, options: LegalMoves) -> str:
                     f"pick {n.split()[1]}" for n in menu.of("bolster") if n.endswith(" " + gid)
                 ]
                 if offers:
-                    tile = _pile_pick(v, offers).split()[1]
-                    return f"bolster {tile} {gid}"
+                    tile = _pile_pick(v, offers).split()[1]  # the menu's entry (with a kind)
+                    return next(n for n in menu.of("bolster") if n.split()[1:3] == [tile, gid])
         if len(_dead(v)) >= 3 and len(v.hand) >= 8:
             return "swap"
     return "end"

@@ -28,7 +28,7 @@ from . import match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS, worst_tile
-from .menu import entries
+from .eras.dispatch import era_apply, era_default, menu_of
 from .moves import Move
 from .news import news
 from .odds import PASS_TEXT, lay_hints
@@ -91,7 +91,7 @@ class BlendingEngine(Engine[State, Move]):
     def legal_moves(self, state: State, seat: int) -> LegalMoves:
         self._check_seat(state, seat)
         return LegalMoves(
-            tuple(entries(state)),
+            tuple(menu_of(state)),
             complete=True,
             hints=lay_hints(state),
             instructions=INSTRUCTIONS,
@@ -136,6 +136,8 @@ class BlendingEngine(Engine[State, Move]):
             raise IllegalMove(exc.message, allowed=_suggest(state, move, exc.allowed)) from None
 
     def _apply(self, state: State, move: Move) -> State:
+        if (era := era_apply(state, move)) is not None:
+            return era
         phase, verb = state.phase, move.verb
         allowed_verbs = {
             "walk": ("walk",),
@@ -187,6 +189,8 @@ class BlendingEngine(Engine[State, Move]):
     def default_move(self, state: State, seat: int, rejected: Move | None = None) -> Move:
         phase = state.phase
         hand = state.hands[state.seat]
+        if (era := era_default(state)) is not None:
+            return era
         if phase == "walk":
             return Move("walk", dir=rules.walk_choices(state)[0])
         if phase == "turn":
@@ -256,7 +260,7 @@ class BlendingEngine(Engine[State, Move]):
 def _suggest(state: State, move: Move, fallback: str | None) -> str:
     """What an LLM should try instead: menu entries like the rejected move (same verb, and the
     same tile where there is one), else the whole menu's first entries."""
-    menu = [m.notation for m in entries(state)]
+    menu = [m.notation for m in menu_of(state)]
     prefix = move.verb + (f" t{move.tile} " if move.tile else " ")
     alike = [n for n in menu if n.startswith(prefix)] or [
         n for n in menu if n.split()[0] == move.verb

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import IllegalMove
 from ..rng import Stream
 from .board import cheb
@@ -127,10 +129,7 @@ def do_flip(s: State) -> State:
         result = "same kind: nothing"
     set_hand(s, s.seat, hand)
     if pile is not g.pile:
-        s.guardians = tuple(
-            Guardian(x.gid, x.owner, x.x, x.y, x.land, pile) if x.gid == g.gid else x
-            for x in s.guardians
-        )
+        s.guardians = tuple(replace(x, pile=pile) if x.gid == g.gid else x for x in s.guardians)
     line = (
         f"pos {pos + 1}: t{tile} {KIND_NAME[kind]} vs {tile_name(s, target)} "
         f"turned {KIND_NAME[theirs]}: {result}"
@@ -208,9 +207,7 @@ def end_fight(s: State, why: str) -> None:
     set_hand(s, s.seat, (*s.hands[s.seat], *waiting))
     if s.rules.set_aside == "discard" and f.beaten:
         s.guardians = tuple(
-            Guardian(
-                g.gid, g.owner, g.x, g.y, g.land, tuple(e for e in g.pile if e[0] not in f.beaten)
-            )
+            replace(g, pile=tuple(e for e in g.pile if e[0] not in f.beaten))
             if g.gid == f.gid
             else g
             for g in s.guardians

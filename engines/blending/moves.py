@@ -20,6 +20,14 @@ Notation (case and extra spaces are forgiven):
     stop                   in a fight: stop fighting
     discard t4             discard t4 (after a lost pair, or down to the hand limit)
     end                    end your turn (pass)
+
+Older eras (rules.md BE decisions) add:
+    pick t4 cast           combat 'three': pick t4 for a pile, turned to show cast (BE4)
+    bolster t4 G2 cast     combat 'three': bolster with t4 turned to show cast
+    lay t5@1 slice         combat 'three': commit t5 as your 1st of 3 strikes, as slice
+    strike t5 / escape t5  combat 'legacy': play t5 face down to attack, or to escape
+    announce slice         combat 'legacy': name your tile's kind after the reveal
+    duel 2                 combat 'legacy' with combat_pvp: fight seat 2's hero
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 SYNTAX = (
     "walk N | move X,Y | place tID X,Y [rROT] | more tID | fight G# | bolster tID G# | guardian | "
     "swap | pick tID | done | skip | lay tID@POS slice|shoot|cast | flip | stop | discard tID | end"
+    " (older eras: pick tID KIND | bolster tID G# KIND | strike tID | escape tID | announce KIND |"
+    " duel SEAT)"
 )
 
 NO_ARG = ("guardian", "swap", "done", "skip", "flip", "stop", "end")
@@ -75,12 +85,19 @@ def text(m: Move) -> str:
     if v == "place":
         base = f"place t{m.tile} {m.x},{m.y}"
         return base if m.rot < 0 else f"{base} r{m.rot}"
-    if v in ("more", "pick", "discard"):
+    kind = f" {KIND_NAME[m.kind]}" if m.kind >= 0 else ""
+    if v == "pick":
+        return f"pick t{m.tile}{kind}"
+    if v in ("more", "discard", "strike", "escape"):
         return f"{v} t{m.tile}"
     if v == "fight":
         return f"fight G{m.gid}"
     if v == "bolster":
-        return f"bolster t{m.tile} G{m.gid}"
+        return f"bolster t{m.tile} G{m.gid}{kind}"
+    if v == "announce":
+        return f"announce {KIND_NAME[m.kind]}"
+    if v == "duel":
+        return f"duel {m.pos}"
     if v == "lay":
         return f"lay t{m.tile}@{m.pos} {KIND_NAME[m.kind]}"
     return v
@@ -123,6 +140,13 @@ def kind_code(word: str) -> int | None:
     return aliases.get(w)
 
 
+def _kind(word: str, raw: str) -> int:
+    kind = kind_code(word)
+    if kind is None:
+        raise _bad(raw, "the kind must be slice, shoot or cast")
+    return kind
+
+
 @lru_cache(maxsize=4096)
 def parse(raw: str) -> Move:
     """Reads text into a Move (remembered: a game repeats the same few hundred texts, and a Move
@@ -155,20 +179,24 @@ def parse(raw: str) -> Move:
                 raise _bad(raw, "the rotation must be r0, r90, r180 or r270")
             rot = int(m.group(1))
         return Move("place", tile=tile, x=x, y=y, rot=rot)
-    if verb in ("more", "pick", "discard") and len(args) == 1:
+    if verb in ("more", "pick", "discard", "strike", "escape") and len(args) == 1:
         return Move(verb, tile=_tile(args[0], raw))
+    if verb == "pick" and len(args) == 2:
+        return Move(verb, tile=_tile(args[0], raw), kind=_kind(args[1], raw))
     if verb == "fight" and len(args) == 1:
         return Move("fight", gid=_gid(args[0], raw))
-    if verb == "bolster" and len(args) == 2:
-        return Move("bolster", tile=_tile(args[0], raw), gid=_gid(args[1], raw))
+    if verb == "bolster" and len(args) in (2, 3):
+        tile, gid = _tile(args[0], raw), _gid(args[1], raw)
+        return Move("bolster", tile=tile, gid=gid, kind=_kind(args[2], raw) if args[2:] else -1)
+    if verb == "announce" and len(args) == 1:
+        return Move(verb, kind=_kind(args[0], raw))
+    if verb == "duel" and len(args) == 1 and args[0].removeprefix("seat").isdigit():
+        return Move(verb, pos=int(args[0].removeprefix("seat")))
     if verb == "lay" and len(args) == 2 and "@" in args[0]:
         tile_word, pos_word = args[0].split("@", 1)
         if not pos_word.isdigit() or int(pos_word) < 1:
             raise _bad(raw, "the row position must be a number from 1")
-        kind = kind_code(args[1])
-        if kind is None:
-            raise _bad(raw, "the kind must be slice, shoot or cast")
-        return Move("lay", tile=_tile(tile_word, raw), pos=int(pos_word), kind=kind)
+        return Move("lay", tile=_tile(tile_word, raw), pos=int(pos_word), kind=_kind(args[1], raw))
     raise _bad(raw, "unknown verb or wrong arguments")
 
 
@@ -176,7 +204,7 @@ def to_json(m: Move) -> dict[str, Any]:
     out: dict[str, Any] = {"verb": m.verb}
     if m.verb == "walk":
         out["dir"] = m.dir
-    if m.verb in ("place", "more", "pick", "discard", "bolster", "lay"):
+    if m.verb in ("place", "more", "pick", "discard", "bolster", "lay", "strike", "escape"):
         out["tile"] = f"t{m.tile}"
     if m.verb in ("move", "place"):
         out["at"] = [m.x, m.y]
@@ -186,6 +214,9 @@ def to_json(m: Move) -> dict[str, Any]:
         out["guardian"] = f"G{m.gid}"
     if m.verb == "lay":
         out["pos"] = m.pos
+    if m.verb == "duel":
+        out["seat"] = m.pos
+    if m.kind >= 0:
         out["kind"] = KIND_NAME[m.kind]
     return out
 
@@ -210,6 +241,8 @@ def from_json(data: Any) -> Move:
             parts.append(f"r{int(data['rot'])}")
         if "guardian" in data:
             parts.append(str(data["guardian"]))
+        if "seat" in data:
+            parts.append(str(int(data["seat"])))
         if "kind" in data:
             parts.append(str(data["kind"]))
     except (KeyError, TypeError, ValueError):

@@ -5,6 +5,8 @@ Each public function takes a state and returns a new one; the old state is never
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import IllegalMove
 from ..rng import Stream
 from .board import (
@@ -407,9 +409,7 @@ def do_bolster(s: State, move: Move) -> State:
     s = s.clone()
     take_from_hand(s, s.seat, move.tile)
     s.guardians = tuple(
-        Guardian(g.gid, g.owner, g.x, g.y, g.land, (*g.pile, (move.tile, False)))
-        if g.gid == move.gid
-        else g
+        replace(g, pile=(*g.pile, (move.tile, False))) if g.gid == move.gid else g
         for g in s.guardians
     )
     s.main = "bolster"

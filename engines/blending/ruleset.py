@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..protocol import Ruleset
 from .tiles import TripleMatch
@@ -56,6 +56,26 @@ class BlendingRules(Ruleset):
     """B19 'always': an empty stock takes the shuffled discard pile; 'never': it stays empty."""
     last_tile_cap: int = Field(40, ge=1, le=200)
     """BE2 termination guard: a 'last_tile' game ends after this many rounds at the latest."""
+    combat: Literal["match", "three", "legacy"] = "match"
+    """§4.0 the match (default); §4.1 'three', Three Strikes; §4.2 'legacy', face-down piles."""
+    combat_edge: int = Field(1, ge=0, le=3)
+    """'three' and 'legacy': power + edge for the kind that beats the other's, - edge for it."""
+    heal_to: int = Field(3, ge=1, le=6)
+    """'three' strips and 'legacy' wear-down never leave a pile below this."""
+    kill_on: Literal["sweep", "win"] = "sweep"
+    """'three': a bare guardian (heal_to tiles or fewer) dies to a 3-0 sweep, or to any win."""
+    damage: Literal["one", "difference"] = "one"
+    """'legacy': a won round deals 1 damage, or the whole power difference."""
+    escape_rule: Literal["matchup", "win"] = "matchup"
+    """'legacy': an escape works unless the answer's kind beats yours, or only if it wins."""
+    combat_pvp: bool = False
+    """'legacy' only: heroes may fight rival heroes (§4.2 PvP; BE13)."""
+
+    @model_validator(mode="after")
+    def _pvp_only_legacy(self) -> BlendingRules:
+        if self.combat_pvp and self.combat != "legacy":
+            raise ValueError("combat_pvp is only described for combat 'legacy' (BE13)")
+        return self
 
     @field_validator("supply_total")
     @classmethod
@@ -65,7 +85,18 @@ class BlendingRules(Ruleset):
         return value
 
 
-ERA_FIELDS = ("endgame", "last_tile_reshuffle", "last_tile_cap")
+ERA_FIELDS = (
+    "endgame",
+    "last_tile_reshuffle",
+    "last_tile_cap",
+    "combat",
+    "combat_edge",
+    "heal_to",
+    "kill_on",
+    "damage",
+    "escape_rule",
+    "combat_pvp",
+)
 """Fields added for the older eras: left out of the state's JSON while at their defaults."""
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from .board import cheb
 from .eras.endgame import rounds_shown
-from .eras.views import era_head, era_lines, era_view
+from .eras.views import era_head, era_lines, era_pile, era_view
 from .memo import Memo
 from .odds import PASS_TEXT
 from .scoring import breakdown
@@ -138,7 +138,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "log": list(s.log),
         "ended": s.ended,
     }
-    out.update(era_view(s, seat))
+    era_view(s, seat, full, out)
     if s.phase != "over":
         out["turn"] = {
             "moves_left": s.moves_left,
@@ -247,7 +247,9 @@ def render(v: Mapping[str, JSON]) -> str:
     if not v["guardians"]:
         out.append("  none yet")
     for g in v["guardians"]:
-        pile = " ".join(f"{t}:{face}{'' if base else '*'}" for t, face, base in g["pile"])
+        pile = era_pile(g) or " ".join(
+            f"{t}:{face}{'' if base else '*'}" for t, face, base in g["pile"]
+        )
         land = LAND_NAME["MFP".index(g["land"])]
         out.append(f"  {g['id']} seat {g['owner']} {land} at {g['at'][0]},{g['at'][1]}: {pile}")
     out += ["", "Players (score if the game ended now = estate squares + blends):"]

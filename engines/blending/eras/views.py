@@ -1,6 +1,7 @@
 """What the older eras add to a view and its text. Under the current rules they add nothing, so
 default views (and their recorded digests) are unchanged. Hidden information stays hidden: a
-legacy pile shows rivals only its pips (§4.2), a Three Strikes commit only its count."""
+legacy pile shows other seats only its pips (§4.2, BE8), a Three Strikes commit only its count
+(the attacker's tiles are face down until the fight resolves)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,63 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..state import State
+from ..tiles import KIND_NAME, face_text, pips
+from .guardians import kind_of
 
 JSON = Any
 
 
-def era_view(s: State, seat: int | None) -> dict[str, JSON]:
+def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> None:
+    """Adds this era's keys to a view being built (mutates `out`, never the state)."""
     r = s.rules
-    out: dict[str, JSON] = {}
     if r.endgame != "rounds" or r.last_tile_reshuffle != "always":
         out["endgame"] = {
             "kind": r.endgame,
             "reshuffle": r.last_tile_reshuffle,
             "last_round": s.last_round,
         }
-    return out
+    if r.combat == "match":
+        return
+    out["combat"] = r.combat
+    out["combat_rules"] = {
+        "edge": r.combat_edge,
+        "heal_to": r.heal_to,
+        "kill_on": r.kill_on,
+        "damage": r.damage,
+        "escape_rule": r.escape_rule,
+        "pvp": r.combat_pvp,
+    }
+    by_id = {g.gid: g for g in s.guardians}
+    for entry in out["guardians"]:
+        g = by_id[int(entry["id"][1:])]
+        if r.combat == "three":
+            entry["kinds"] = [KIND_NAME[kind_of(s, g, t)] for t, _ in g.pile]
+            entry["next"] = g.cursor + 1
+        elif not full and seat != g.owner:
+            entry["pile"] = [["?", "????", base] for _, base in g.pile]
+            entry["pips"] = [pips(s.faces[t - 1]) for t, _ in g.pile]
+            entry["hidden"] = True
+    if s.strike is not None:
+        st = s.strike
+        mine = full or seat == s.seat
+        out["strike"] = {
+            "guardian": f"G{st.gid}",
+            "laid_count": len(st.laid),
+            "laid": [[i + 1, f"t{t}", KIND_NAME[k]] for i, t, k in sorted(st.laid)] if mine else [],
+        }
+    if s.duel is not None:
+        d = s.duel
+        out["duel"] = {
+            "against": f"G{d.gid}" if d.gid else f"seat {d.foe}",
+            "rounds": d.rounds,
+            "damage": d.damage,
+            "taken": d.taken,
+            "owed": d.owed,
+            "played": [f"t{d.tile}", face_text(s.faces[d.tile - 1])] if d.tile else None,
+            "escape": d.escape,
+            "answer": [f"t{d.answer}", face_text(s.faces[d.answer - 1])] if d.answer else None,
+            "results": list(d.results[-12:]),
+        }
 
 
 def era_head(v: Mapping[str, JSON]) -> str:
@@ -34,10 +78,45 @@ def era_head(v: Mapping[str, JSON]) -> str:
     return " at most (the game ends with the round in which the last tile is drawn)"
 
 
+def era_pile(g: Mapping[str, JSON]) -> str | None:
+    """A guardian's pile as the text shows it, where this era shows it differently."""
+    if g.get("hidden"):
+        return "face down, pips " + " ".join(str(p) for p in g["pips"])
+    if "kinds" in g:
+        tiles = [
+            f"{t}:{face}>{kind}{'' if base else '*'}"
+            for (t, face, base), kind in zip(g["pile"], g["kinds"], strict=True)
+        ]
+        return " ".join(tiles) + f" (next fight from tile {g['next']})"
+    return None
+
+
 def era_lines(v: Mapping[str, JSON]) -> list[str]:
     """Lines the text adds under the stock line."""
     end = v.get("endgame")
     out = []
     if end and end["reshuffle"] == "never":
         out.append("The discard pile is never shuffled back into the stock.")
+    if "strike" in v:
+        st = v["strike"]
+        laid = ", ".join(f"{i}. {t} as {k}" for i, t, k in st["laid"])
+        out += [
+            "",
+            f"Three Strikes against {st['guardian']}: {st['laid_count']} of 3 strikes laid"
+            + (f" ({laid})" if laid else ""),
+        ]
+    if "duel" in v:
+        d = v["duel"]
+        out += [
+            "",
+            f"Fight against {d['against']}, round {d['rounds']}: damage dealt {d['damage']}, "
+            f"tiles lost {d['taken']}" + (f", {d['owed']} more to discard" if d["owed"] else ""),
+        ]
+        if d["played"]:
+            aim = "to escape" if d["escape"] else "to attack"
+            out.append(
+                f"  played {d['played'][0]}:{d['played'][1]} {aim}; answer "
+                f"{d['answer'][0]}:{d['answer'][1]}"
+            )
+        out += ["  " + line for line in d["results"]]
     return out
