@@ -49,6 +49,9 @@ ERAS: dict[str, list[dict[str, Any]]] = {
         {"combat": "three", "kill_on": "win", "heal_to": 4},
         {"combat": "legacy"},
         {"combat": "legacy", "combat_pvp": True, "damage": "difference", "escape_rule": "win"},
+        {"land": "territories"},
+        {"land": "territories", "guardians_tie": "full", "guarded_per_tile": 1, "merge_tax": 1},
+        {"land": "territories", "combat": "three", "endgame": "last_tile"},
     ],
 }
 """Rule eras a game keeps behind ruleset switches: each is played out like the defaults, with the

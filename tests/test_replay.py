@@ -79,6 +79,7 @@ BLENDING_ERAS = [
     {"endgame": "last_tile", "last_tile_reshuffle": "never", "players": 3},
     {"combat": "three", "players": 3},
     {"combat": "legacy", "combat_pvp": True, "players": 3},
+    {"land": "territories", "merge_tax": 1, "players": 3},
 ]
 
 

@@ -420,7 +420,7 @@ def _walk(obs: Mapping[str, Any], notes: list[str]) -> str:
 
 def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     phase = obs["phase"]
-    if "combat" in obs:  # an older era's fights and piles (issue 14)
+    if "combat" in obs or "territories" in obs:  # an older era (issue 14)
         from .eras.bots import era_builder
 
         if (era := era_builder(obs, menu)) is not None:

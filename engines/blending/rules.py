@@ -19,6 +19,7 @@ from .board import (
     spot_pattern,
 )
 from .eras.endgame import ended, may_reshuffle, note_draw
+from .eras.territories import site_problem as territory_site_problem
 from .moves import DIRECTIONS, Move
 from .ruleset import BlendingRules
 from .scoring import totals
@@ -358,9 +359,10 @@ def guardian_problem(s: State) -> str:
         return f"all your {r.guardians_per_player} guardians are on the map"
     if len(s.hands[s.seat]) < r.guardian_pile:
         return f"a guardian needs {r.guardian_pile} tiles from your hand"
-    return guardian_site_problem(
-        s.squares, s.guardians, s.heroes[s.seat], r.estate_spacing, r.estate_min_land
-    )
+    if r.land == "territories":  # BE14: claim an unclaimed patch
+        return territory_site_problem(s)
+    hero, spacing = s.heroes[s.seat], r.estate_spacing
+    return guardian_site_problem(s.squares, s.guardians, hero, spacing, r.estate_min_land)
 
 
 def main_problem(s: State) -> str:

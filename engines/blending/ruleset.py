@@ -70,6 +70,16 @@ class BlendingRules(Ruleset):
     """'legacy': an escape works unless the answer's kind beats yours, or only if it wins."""
     combat_pvp: bool = False
     """'legacy' only: heroes may fight rival heroes (§4.2 PvP; BE13)."""
+    land: Literal["estates", "territories"] = "estates"
+    """§3.4 estates (default); §3.4b 'territories': connected same-land patches (BE14-BE18)."""
+    territory_min: int = Field(3, ge=1, le=9)
+    """'territories': a claim needs an unclaimed patch of at least this many squares."""
+    guardians_tie: Literal["split", "full"] = "split"
+    """'territories': a tie for most guardians splits the points (rounded down), or pays each."""
+    guarded_per_tile: int = Field(0, ge=0, le=3)
+    """'territories': points added per tile of a guarded territory (§7 `guardedPerTile`)."""
+    merge_tax: int = Field(0, ge=0, le=5)
+    """'territories': tiles a single costs on top of itself when it merges claimed territories."""
 
     @model_validator(mode="after")
     def _pvp_only_legacy(self) -> BlendingRules:
@@ -96,6 +106,11 @@ ERA_FIELDS = (
     "damage",
     "escape_rule",
     "combat_pvp",
+    "land",
+    "territory_min",
+    "guardians_tie",
+    "guarded_per_tile",
+    "merge_tax",
 )
 """Fields added for the older eras: left out of the state's JSON while at their defaults."""
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from .board import blend_touches
+from .eras.territories import breakdown as territory_breakdown
 from .state import State
 from .tiles import pips
 
 
 def breakdown(s: State) -> list[dict[str, int]]:
     """Per seat: estate squares, blend points and the total, as if the game ended now."""
+    if s.rules.land == "territories":
+        return territory_breakdown(s)
     n = s.rules.players
     land_pts = [0] * n
     blends_for: list[set[tuple[int, int]]] = [set() for _ in range(n)]

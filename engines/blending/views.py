@@ -16,7 +16,7 @@ from typing import Any
 
 from .board import cheb
 from .eras.endgame import rounds_shown
-from .eras.views import era_head, era_lines, era_pile, era_view
+from .eras.views import era_head, era_lines, era_pile, era_view, score_words
 from .memo import Memo
 from .odds import PASS_TEXT
 from .scoring import breakdown
@@ -252,7 +252,7 @@ def render(v: Mapping[str, JSON]) -> str:
         )
         land = LAND_NAME["MFP".index(g["land"])]
         out.append(f"  {g['id']} seat {g['owner']} {land} at {g['at'][0]},{g['at'][1]}: {pile}")
-    out += ["", "Players (score if the game ended now = estate squares + blends):"]
+    out += ["", f"Players (score if the game ended now = {score_words(v)}):"]
     for p in v["players"]:
         you = " (you)" if p["seat"] == seat else ""
         one, two, three = p["hand_pips"]

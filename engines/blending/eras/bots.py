@@ -19,7 +19,7 @@ from itertools import permutations
 from typing import Any
 
 from ...protocol import LegalMoves
-from ..bots import _pile_pick, _View
+from ..bots import _pile_pick, _sane_discard, _View
 from ..tiles import KIND_NAME, Face, beats, face_from_text
 
 Plan = list[tuple[int, int, int]]
@@ -170,8 +170,12 @@ def _pick(v: _View, obs: Mapping[str, Any]) -> str:
 
 def era_builder(obs: Mapping[str, Any], menu: LegalMoves) -> str | None:
     """The builder's move where the era's combat decides it, else None (the usual builder)."""
-    phase, style = obs["phase"], obs["combat"]
+    phase, style = obs["phase"], obs.get("combat", "match")
     v = _View(obs)
+    if phase == "pick" and obs["pick"]["for"] == "tax":  # BE17: pay with the least useful
+        return _sane_discard(obs).replace("discard", "pick")
+    if style == "match":
+        return None
     if phase == "pick" and obs["pick"]["for"] in ("guardian", "rebuild") and v.hand:
         return _pick(v, obs)
     if phase == "fight":

@@ -11,7 +11,7 @@ from ..moves import Move
 from ..rules import home
 from ..state import State
 from ..tiles import KIND_NAME, describe, face_text
-from . import legacy, piles, three
+from . import legacy, merge, piles, three
 from .guardians import kind_of, power, rebuild_required
 
 FIGHT_VERBS = {"three": ("lay", "stop"), "legacy": ("strike", "escape")}
@@ -23,6 +23,12 @@ def _refuse(s: State, verb: str, allowed: tuple[str, ...]) -> IllegalMove:
 
 def era_apply(s: State, move: Move) -> State | None:
     style, phase, verb = s.rules.combat, s.phase, move.verb
+    if phase == "turn" and verb == "place" and merge.taxed(s, move):
+        return merge.place(s, move)
+    if phase == "pick" and s.pick_for == "tax":
+        if verb != "pick":
+            raise _refuse(s, verb, ("pick",))
+        return merge.pick(s, move)
     if style == "match":
         return None
     if phase == "turn":
@@ -57,9 +63,11 @@ def era_apply(s: State, move: Move) -> State | None:
 
 def era_default(s: State) -> Move | None:
     style, phase = s.rules.combat, s.phase
+    hand = s.hands[s.seat]
+    if phase == "pick" and s.pick_for == "tax":
+        return Move("pick", tile=worst_tile(s.faces, hand, home(s.seat)))
     if style == "match":
         return None
-    hand = s.hands[s.seat]
     if phase == "fight":
         if style == "three":
             return Move("stop")
@@ -102,11 +110,13 @@ def _kinds(s: State, t: int) -> list[int]:
 
 def era_entries(s: State) -> list[MoveInfo] | None:
     style, phase = s.rules.combat, s.phase
+    if phase == "pick" and s.pick_for == "tax":
+        return merge.entries(s)
+    if phase == "turn" and (style != "match" or s.rules.merge_tax):
+        return merge.mark(s, turn_entries(s) if style == "match" else _turn(s))
     if style == "match":
         return None
     hand = s.hands[s.seat]
-    if phase == "turn":
-        return _turn(s)
     if phase == "pick" and s.pick_for != "swap":
         out = []
         for t in hand:

@@ -9,6 +9,7 @@ from ..board import land_in_box
 from ..rules import bump, draw, guardians_of, set_hand, with_log
 from ..state import Guardian, Pos, State
 from ..tiles import beats, pips
+from .territories import territory_of
 
 
 def kind_of(s: State, g: Guardian, tile: int) -> int:
@@ -79,6 +80,8 @@ def rebuild_required(s: State) -> bool:
 
 def worth(s: State, g: Guardian) -> int:
     """How much a guardian's land is worth to its owner now (for sending a hero home, B38)."""
+    if s.rules.land == "territories":
+        return len(territory_of(s, (g.x, g.y)))
     return land_in_box(s.squares, (g.x, g.y), g.land)
 
 

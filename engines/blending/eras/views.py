@@ -11,6 +11,7 @@ from typing import Any
 from ..state import State
 from ..tiles import KIND_NAME, face_text, pips
 from .guardians import kind_of
+from .territories import view as territory_view
 
 JSON = Any
 
@@ -23,6 +24,14 @@ def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> No
             "kind": r.endgame,
             "reshuffle": r.last_tile_reshuffle,
             "last_round": s.last_round,
+        }
+    if r.land == "territories":
+        out["territories"] = territory_view(s)
+        out["territory_rules"] = {
+            "min": r.territory_min,
+            "tie": r.guardians_tie,
+            "guarded_per_tile": r.guarded_per_tile,
+            "merge_tax": r.merge_tax,
         }
     if r.combat == "match":
         return
@@ -91,10 +100,32 @@ def era_pile(g: Mapping[str, JSON]) -> str | None:
     return None
 
 
+def score_words(v: Mapping[str, JSON]) -> str:
+    """What the players' scores add up, in the text's header of the players."""
+    return "territory tiles + blends" if "territories" in v else "estate squares + blends"
+
+
 def era_lines(v: Mapping[str, JSON]) -> list[str]:
     """Lines the text adds under the stock line."""
     end = v.get("endgame")
     out = []
+    if "territories" in v:
+        rules = v["territory_rules"]
+        out += ["", "Territories with a living guardian (connected same-land squares):"]
+        for t in v["territories"]:
+            who = " and ".join(f"seat {h}" for h in t["holders"])
+            out.append(
+                f"  {t['land']} {t['squares']} squares, {t['points']} points, guardians "
+                f"{' '.join(t['guardians'])}: held by {who}"
+            )
+        if not v["territories"]:
+            out.append("  none yet")
+        out.append(
+            f"  (a claim needs {rules['min']} unclaimed squares; a tie for most guardians "
+            + ("splits the points" if rules["tie"] == "split" else "pays each tied player")
+            + (f"; a merge costs {rules['merge_tax']} tiles" if rules["merge_tax"] else "")
+            + ")"
+        )
     if end and end["reshuffle"] == "never":
         out.append("The discard pile is never shuffled back into the stock.")
     if "strike" in v:
