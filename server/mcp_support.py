@@ -103,22 +103,41 @@ def inline_refs(schema: dict[str, Any] | None) -> dict[str, Any] | None:
     """The schema with every `$ref` to its `$defs` replaced by the definition: the same
     contract, but a client that checks each result against it (the SDK's does) no longer
     resolves references on every call, which cost more than the rest of a `play`."""
-    if schema is None or "$defs" not in schema:
+    if schema is None:
         return schema
-    defs = schema["$defs"]
+    defs = schema.get("$defs", {})
 
     def resolve(node: Any) -> Any:
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
                 return resolve(defs[ref.removeprefix("#/$defs/")])
-            return {k: resolve(v) for k, v in node.items() if k != "$defs"}
+            return _nullable({k: resolve(v) for k, v in node.items() if k != "$defs"})
         if isinstance(node, list):
             return [resolve(v) for v in node]
         return node
 
     resolved: dict[str, Any] = resolve(schema)
     return resolved
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """`{"anyOf": [S, {"type": "null"}], ...}` as S with "null" added to its type: the same
+    instances pass (an object's keywords do not apply to null), without the second subschema
+    a checker would try on every result."""
+    options = node.get("anyOf")
+    if not isinstance(options, list):
+        return node
+    merged = {k: v for k, v in node.items() if k != "anyOf"}
+    if all(isinstance(o, dict) and set(o) == {"type"} for o in options):
+        return {**merged, "type": [o["type"] for o in options]}  # int | str | None, say
+    if len(options) != 2 or {"type": "null"} not in options:
+        return node
+    schema = options[0] if options[1] == {"type": "null"} else options[1]
+    kind = schema.get("type")
+    if not isinstance(kind, str) or "anyOf" in schema:
+        return node
+    return {**schema, **merged, "type": [kind, "null"]}
 
 
 def input_tool(
