@@ -1,4 +1,4 @@
-"""The `cogs-arena` command: serve, demo, replay, score, simulate, rate, compare, export."""
+"""The `cogs-arena` command: serve, demo, replay, score, simulate, rate, compare, export, view."""
 
 from __future__ import annotations
 
@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .evaluate_cli import add_parsers as add_evaluate  # rate, compare, export
 
     add_evaluate(sub)
+    from .view_cli import add_parser as add_view
+
+    add_view(sub)
     from .fork_cli import add_parser as add_fork
 
     add_fork(sub, _add_store_flags)
@@ -160,6 +163,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .mcp_app import build_server
     from .service import GameService
     from .store import Store
+    from .watch import Watch
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
     options = HttpOptions(
@@ -229,8 +233,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 options,
                 args.log_level,
                 on_ready=lambda mcp_url, sse_url: say(
-                    f"listening: Streamable HTTP at {mcp_url}, HTTP+SSE at {sse_url}"
+                    f"listening: Streamable HTTP at {mcp_url}, HTTP+SSE at {sse_url}; "
+                    "spectators watch at /watch/<spectator code>"
                 ),
+                extra_routes=Watch(service).routes(),
             )
         else:
             say("speaking MCP over stdio (requests on stdin, answers on stdout)")
@@ -321,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .fork_cli import cmd_fork
 
     handlers["fork"] = functools.partial(cmd_fork, store_and_transcripts=_paths)
+    from .view_cli import run as cmd_view
+
+    handlers["view"] = cmd_view
     return handlers[args.command](args)
 
 

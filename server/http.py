@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -41,7 +41,10 @@ def _unique(routes: Iterable[BaseRoute]) -> list[BaseRoute]:
     return kept
 
 
-def build_http_app(mcp: MCPServer, options: HttpOptions) -> App:
+def build_http_app(
+    mcp: MCPServer, options: HttpOptions, extra_routes: Sequence[BaseRoute] = ()
+) -> App:
+    """`extra_routes`: more pages behind the same Guard (the live spectator page)."""
     # The Guard does the Host/Origin checks for every route, so the SDK's are off here; its
     # POST Content-Type check stays on regardless.
     sdk_checks = TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -55,7 +58,7 @@ def build_http_app(mcp: MCPServer, options: HttpOptions) -> App:
         host=options.host,
     )
     health = Route(HEALTH_PATH, _healthz, methods=["GET"])
-    routes = _unique([health, *streamable.routes, *sse.routes])
+    routes = _unique([health, *extra_routes, *streamable.routes, *sse.routes])
     # The session manager's task group hosts the Streamable HTTP sessions; SSE sessions live
     # inside their GET requests and need no lifespan.
     app = Starlette(routes=routes, lifespan=lambda _app: mcp.session_manager.run())
@@ -88,13 +91,14 @@ def serve_http(
     options: HttpOptions,
     log_level: str = "WARNING",
     on_ready: Callable[[str, str], None] | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> None:
     """Runs until SIGINT/SIGTERM. Raises BindRefused before binding anything. Once listening,
     calls `on_ready` with the `/mcp` and `/sse` URLs (with the bound port, so port 0 shows the
     port the system chose); by default it logs them."""
     check_bind(options)
     config = uvicorn.Config(
-        build_http_app(mcp, options),
+        build_http_app(mcp, options, extra_routes),
         host=options.host,
         port=options.port,
         log_config=None,  # uvicorn's own config logs access lines to stdout; ours goes to stderr

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 log = logging.getLogger("cogs_arena.http")
 
@@ -24,6 +24,10 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 AUTH_TOKEN_ENV = "COGS_ARENA_AUTH_TOKEN"
 HEALTH_PATH = "/healthz"
+WATCH_PREFIX = "/watch/"
+"""The live spectator page and its event stream. A browser opening a link cannot send an
+Authorization header (nor can its EventSource), so under these paths the token may also come as
+`?token=<token>`; everywhere else only the header counts."""
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
 MIN_TOKEN_CHARS = 32
@@ -137,8 +141,16 @@ class Guard:
         if not self.origin_ok(_header(scope, b"origin")):
             return 403, "Origin not allowed"
         if scope["path"] != HEALTH_PATH and not self.token_ok(_header(scope, b"authorization")):
-            return 401, "Missing or wrong access token"
+            if not scope["path"].startswith(WATCH_PREFIX):
+                return 401, "Missing or wrong access token"
+            if not self.query_token_ok(scope):
+                return 401, "Missing or wrong access token: add ?token=<token> to the address"
         return None
+
+    def query_token_ok(self, scope: Scope) -> bool:
+        query = bytes(scope.get("query_string", b"")).decode("latin-1")
+        given = parse_qs(query).get("token") or [""]
+        return given[-1] != "" and self.token_ok("Bearer " + given[-1])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refused = self.refusal(scope) if scope["type"] == "http" else None
