@@ -306,9 +306,16 @@ class Engine(ABC, Generic[S, M]):
         package = type(self).__module__.rsplit(".", 1)[0]
         return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
 
-    def rules_play_text(self) -> str:
+    def rules_play_text(self, ruleset: Ruleset | None = None) -> str:
         """The rules a player needs now: the engine's `rules_play.md` where it has one (the
-        current rules only, without older rule eras), else the whole `rules_text()`."""
+        current rules only, without older rule eras), else the whole `rules_text()`. Given a
+        game's ruleset, an engine with rule eras describes that ruleset's era and only it."""
         package = type(self).__module__.rsplit(".", 1)[0]
         play = resources.files(package).joinpath("rules_play.md")
-        return play.read_text(encoding="utf-8") if play.is_file() else self.rules_text()
+        text = play.read_text(encoding="utf-8") if play.is_file() else self.rules_text()
+        return self.era_text(text, ruleset)
+
+    def era_text(self, text: str, ruleset: Ruleset | None) -> str:
+        """A player document (rules, seat prompt) rewritten for the ruleset's rule era; the
+        text itself for engines without eras, or without a ruleset."""
+        return text

@@ -143,9 +143,9 @@ def _seats(names: Sequence[str], seat: int | str | Sequence[int | str]) -> tuple
     return seats
 
 
-def _prompt(game: str, source: str, label: str | None) -> PromptVariant:
-    if source == DEFAULT_PROMPT:
-        return PromptVariant(label or DEFAULT_PROMPT, seat_prompt(game))
+def _prompt(game: str, source: str, label: str | None, rules: Any = None) -> PromptVariant:
+    if source == DEFAULT_PROMPT:  # the seat prompt of the ruleset's era (issue 14)
+        return PromptVariant(label or DEFAULT_PROMPT, seat_prompt(game, ruleset=rules))
     if source == NO_PROMPT:
         return PromptVariant(label or NO_PROMPT, "")
     path = Path(source).expanduser()
@@ -158,7 +158,10 @@ def _prompt(game: str, source: str, label: str | None) -> PromptVariant:
 
 
 def _prompts(
-    game: str, prompt: str | Sequence[str], prompt_label: str | Sequence[str] | None
+    game: str,
+    prompt: str | Sequence[str],
+    prompt_label: str | Sequence[str] | None,
+    rules: Any = None,
 ) -> tuple[PromptVariant, ...]:
     sources = [prompt] if isinstance(prompt, str) else list(prompt)
     if prompt_label is None:
@@ -169,7 +172,7 @@ def _prompts(
         raise ParameterError(
             f"prompt_label: {len(labels)} labels for {len(sources)} prompts; give one each"
         )
-    variants = tuple(_prompt(game, s, lab) for s, lab in zip(sources, labels, strict=True))
+    variants = tuple(_prompt(game, s, lab, rules) for s, lab in zip(sources, labels, strict=True))
     if len({v.label for v in variants}) != len(variants):
         raise ParameterError("prompt: two prompt variants share a label; set prompt_label")
     return variants
@@ -228,10 +231,10 @@ def game_plan(
         seeds=_seeds(seeds),
         seats=_seats(names, seat),
         bots=bot_names,
-        prompts=_prompts(game, prompt, prompt_label),
+        prompts=_prompts(game, prompt, prompt_label, engine.ruleset(ruleset)),
         ruleset=ruleset,
         detail=detail,
         roles=role_names,
         transcripts=transcripts_dir(transcripts),
-        rules=engine.rules_play_text(),
+        rules=engine.rules_play_text(engine.ruleset(ruleset)),
     )

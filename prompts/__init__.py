@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from importlib import resources
 
+from ..engines import get_engine
+from ..engines.protocol import Ruleset
+
 
 def template(game: str) -> str:
     return resources.files(__name__).joinpath(f"{game}.md").read_text(encoding="utf-8")
 
 
-def seat_prompt(game: str, *, game_id: str = "", credential: str = "") -> str:
-    """The prompt for one seat; the ids are filled in when the caller has them."""
-    text = template(game) + "\n" + template("_tools")
+def seat_prompt(
+    game: str, *, game_id: str = "", credential: str = "", ruleset: Ruleset | None = None
+) -> str:
+    """The prompt for one seat; the ids are filled in when the caller has them. Given the game's
+    ruleset, a game with rule eras describes that ruleset's era only (Engine.era_text)."""
+    text = template(game)
+    if ruleset is not None:
+        text = get_engine(game).era_text(text, ruleset).replace("GAME_ID", game_id or "GAME_ID")
+    text += "\n" + template("_tools")
     if game_id:
         text += f"\nYour game: game_id `{game_id}`"
         text += f", credential `{credential}`.\n" if credential else ".\n"

@@ -23,7 +23,6 @@ from pydantic import BaseModel
 from .. import __version__
 from ..engines import GameError, get_engine
 from ..engines.registry import _ENGINES
-from ..prompts import seat_prompt
 from .inputs import (
     MAX_LABEL_CHARS,
     JoinGameInput,
@@ -41,6 +40,7 @@ from .inputs import (
     validated,
 )
 from .legacy_subscriptions import SPECTATE_PREFIX, LegacySubscribers
+from .mcp_rules import register_game_rules
 from .mcp_support import (
     ArenaServer,
     Ctx,
@@ -345,6 +345,7 @@ def build_server(service: GameService) -> MCPServer[Any]:
 
     for name in _ENGINES:
         _register_game_documents(mcp, name)
+    register_game_rules(mcp, service, list(_ENGINES))  # a game's era rules, the seat prompts
 
     @mcp.resource(
         SPECTATE_PREFIX + "{spectator_code}",
@@ -393,11 +394,3 @@ def _register_game_documents(mcp: MCPServer[Any], name: str) -> None:
     )
     def rules_full() -> str:
         return engine.rules_text()
-
-    @mcp.prompt(
-        name=f"{name}_seat",
-        title=f"Play a seat of {engine.title}",
-        description=f"How to play {engine.title} through this server's tools.",
-    )
-    def prompt(game_id: str = "", credential: str = "") -> str:
-        return seat_prompt(name, game_id=game_id, credential=credential)

@@ -246,6 +246,11 @@ class GameService:
                 cursor=max(cursor, args.after),
             )
 
+    def game_ruleset(self, game_id: str) -> tuple[str, Any]:
+        """A game's name and ruleset, for the rules of its era (a ruleset is no secret)."""
+        with self.sessions.open(game_id) as session:
+            return session.record.game, session.engine.ruleset_of(session.state)
+
     def spectate_with_code(self, code: str, *, image: bool = False) -> View:
         args = validated(SpectateInput, spectator_code=code, image=image)
         bad = BadCredential("That spectator code is not valid.", allowed="a code from new_game")

@@ -29,6 +29,7 @@ from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS, worst_tile
 from .eras.dispatch import era_apply, era_default, menu_of
+from .eras.rules_text import era_prompt, era_rules
 from .moves import Move
 from .news import news
 from .odds import PASS_TEXT, lay_hints
@@ -255,6 +256,15 @@ class BlendingEngine(Engine[State, Move]):
 
     def bots(self) -> Mapping[str, Bot]:
         return BOTS
+
+    def era_text(self, text: str, ruleset: Ruleset | None) -> str:
+        """A player document (the rules, the seat prompt) rewritten for the ruleset's era."""
+        assert ruleset is None or isinstance(ruleset, BlendingRules)
+        if ruleset is None:
+            return text
+        if text.startswith("# You are playing Blending"):
+            return era_prompt(text, ruleset)
+        return era_rules(text, ruleset)
 
 
 def _suggest(state: State, move: Move, fallback: str | None) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from ..state import State
 from ..tiles import KIND_NAME, face_text, pips
 from .guardians import kind_of
+from .rules_text import CURRENT, era_name
 from .territories import view as territory_view
 
 JSON = Any
@@ -19,6 +20,8 @@ JSON = Any
 def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> None:
     """Adds this era's keys to a view being built (mutates `out`, never the state)."""
     r = s.rules
+    if (r.land, r.combat, r.endgame, r.last_tile_reshuffle) != CURRENT:
+        out["era"] = era_name(r)
     if r.endgame != "rounds" or r.last_tile_reshuffle != "always":
         out["endgame"] = {
             "kind": r.endgame,
@@ -109,6 +112,11 @@ def era_lines(v: Mapping[str, JSON]) -> list[str]:
     """Lines the text adds under the stock line."""
     end = v.get("endgame")
     out = []
+    if "era" in v:
+        out.append(
+            f"Rule era of this game: {v['era']}; its rules are the resource "
+            "cogs-arena://rules/blending/game/<your game_id>."
+        )
     if "territories" in v:
         rules = v["territory_rules"]
         out += ["", "Territories with a living guardian (connected same-land squares):"]
