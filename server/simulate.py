@@ -56,6 +56,13 @@ def add_parser(sub: Any) -> None:
         help="write one transcript per game into DIR (for replay, score and rate)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="RULES",
+        help="several rulesets (JSON objects over --rules): the same games under each, the "
+        "numbers side by side in one table",
+    )
 
 
 class Refused(ValueError):
@@ -142,6 +149,10 @@ class Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.compare:
+        from .sim_compare import run_compare
+
+        return run_compare(args)
     try:
         plan = plan_series(args)
     except Refused as exc:
