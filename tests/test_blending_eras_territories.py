@@ -58,9 +58,9 @@ def test_painting_grows_a_territory_and_primers_count() -> None:
     s = scene(ROW, [GuardianSpec(0, (1, 0), ["FFFF"] * 3)], hero=(3, 0))
     assert totals(s)[0] == 3
     s = play(s, f"place t{tile(s, 0, 'MMMM')} 4,0")  # joins the patch (§3.4b growing)
-    assert totals(s)[0] == 4
+    assert totals(s)[0] == 4 and E.observe(s, 0)["players"][0]["score_now"] == 4
     s = play(s, f"place t{tile(s, 0, 'MMMM')} 4,0")  # a primer: 1 more (§7 each primer)
-    assert totals(s)[0] == 5
+    assert totals(s)[0] == 5 and E.observe(s, 0)["players"][0]["score_now"] == 5
     view = E.observe(s, 1)
     assert view["territories"] == [
         {"land": "M", "squares": 4, "points": 5, "guardians": ["G1"], "holders": [0]}

@@ -59,7 +59,9 @@ def _reading(e: tuple[tuple[int, int], object]) -> tuple[int, int]:
 
 def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
     n = s.rules.players
-    scores = _SCORES.get((s.squares, s.blends, s.guardians, s.rules, s.faces), lambda: breakdown(s))
+    primers = s.stacks if s.rules.land == "territories" else None  # primers score there (BE15)
+    keys = (s.squares, s.blends, s.guardians, s.rules, s.faces, primers)
+    scores = _SCORES.get(keys, lambda: breakdown(s))
     names, texts, size = _texts(s)
 
     def _tile(t: int) -> list[JSON]:
