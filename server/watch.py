@@ -81,9 +81,12 @@ class Watch:
             items, cursor = self.service.presenter.log(session, None, after, limit)
         lines = [item.model_dump() for item in items][-LOG_KEPT:]
         result = [text for _, text in result_lines(view.outcome, names)] if view.outcome else []
+        engine = get_engine(view.game)
         data: dict[str, Any] = {
             "game_id": view.game_id,
-            "title": get_engine(view.game).title,
+            "title": engine.title,
+            # Games whose talk is part of their state show it in the view, not as a chat.
+            "chat_kept": not engine.supports_talk,
             "status": view.status,
             "decision": view.decision,
             "to_act": view.to_act,

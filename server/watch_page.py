@@ -34,7 +34,7 @@ li { padding: 3px 8px; border-bottom: 1px solid #eee; white-space: pre-wrap; }
   <section id="board" aria-label="board">__SVG__</section>
   <aside>
     <ul id="result" hidden></ul>
-    <h2>Talk</h2><ul id="chat"></ul>
+    <div id="talk"><h2>Talk</h2><ul id="chat"></ul></div>
     <h2>Log</h2><ul id="log"></ul>
   </aside>
 </main>
@@ -73,6 +73,7 @@ function update(data) {
   document.getElementById('status').textContent =
     data.status + ' \u00b7 decision ' + data.decision + (data.status === 'over' ? '' : to);
   if (data.svg) document.getElementById('board').innerHTML = data.svg;
+  document.getElementById('talk').hidden = !data.chat_kept;
   const chat = document.getElementById('chat');
   chat.textContent = '';
   if (data.chat.length) items(chat, data.chat, (line) => textItem(line, 'talk'));
