@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import IllegalMove
-from ..board import cheb
 from ..bots import worst_tile
+from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import bump, guardian_by_id, home, set_hand, tile_name, with_log
 from ..state import State
@@ -24,18 +24,8 @@ from .guardians import kill, power, send_home, shed
 
 
 def fight_problem(s: State, gid: int) -> str:
-    if s.main:
-        return f"you already took your main action ({s.main}) this turn"
-    g = guardian_by_id(s, gid)
-    if g is None:
-        return f"there is no guardian G{gid}"
-    if g.owner == s.seat:
-        return "you cannot fight your own guardian"
-    if cheb((g.x, g.y), s.heroes[s.seat]) > 1:
-        return f"G{gid} is not within 1 square of your hero"
-    if not s.hands[s.seat]:
-        return "you have no tiles to fight with"
-    return ""
+    """The match's conditions (a rival guardian within 1 square, a tile in hand) hold."""
+    return match_fight_problem(s, gid)
 
 
 def duel_problem(s: State, foe: int) -> str:

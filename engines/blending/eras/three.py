@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import IllegalMove
-from ..board import cheb
+from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import bump, guardian_by_id, set_hand, tile_name, with_log
 from ..state import Guardian, State
@@ -25,15 +25,9 @@ STRIKES = 3
 
 
 def fight_problem(s: State, gid: int) -> str:
-    if s.main:
-        return f"you already took your main action ({s.main}) this turn"
-    g = guardian_by_id(s, gid)
-    if g is None:
-        return f"there is no guardian G{gid}"
-    if g.owner == s.seat:
-        return "you cannot fight your own guardian"
-    if cheb((g.x, g.y), s.heroes[s.seat]) > 1:
-        return f"G{gid} is not within 1 square of your hero"
+    """The match's conditions, and 3 tiles in hand (§4.1)."""
+    if why := match_fight_problem(s, gid):
+        return why
     if len(s.hands[s.seat]) < STRIKES:
         return f"a Three Strikes fight needs {STRIKES} tiles in your hand"
     return ""
