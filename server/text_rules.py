@@ -178,9 +178,7 @@ def move_forms(schema: dict[str, Any]) -> None:
     from ..engines.registry import get_engine
 
     schema.pop("type", None)
-    schema["anyOf"] = [get_engine(game).move_schema() for game in game_names()] + [
-        {"type": "null"}
-    ]
+    schema["anyOf"] = [get_engine(game).move_schema() for game in game_names()] + [{"type": "null"}]
 
 
 def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], None]:
