@@ -4,7 +4,8 @@ For each setup - SQLite with 1 instance, PostgreSQL with 1, 2 and 4 instances - 
 instances (`cogs-arena serve --transport http`), then client processes whose clients play
 Influence against bots as fast as they can, each call through the next instance in turn (as a
 load balancer without sticky sessions would send them, the worst case for the instances'
-caches: most calls find the game moved on by another instance and reload it). Prints play
+caches: most calls find the game moved on by another instance and reload it; `--spread client`
+keeps each client on one instance). Prints play
 calls/s and p50/p99 play latency per setup, plus the instances' CPU per play call.
 
 Bounded: --seconds per setup (default 15) after a short warm-up. PostgreSQL is a throwaway
@@ -60,55 +61,69 @@ def start_instance(store: str, transcripts: Path, log: Path) -> tuple[subprocess
 # ---- client side: one process, many clients ------------------------------------------------
 
 
-async def _client(urls: list[str], until: float, warm: float, out: dict[str, Any]) -> None:
-    from contextlib import AsyncExitStack
+async def _client(
+    clients: list[Any], window: tuple[float, float], out: dict[str, Any], spread: str
+) -> None:
+    warm, until = window
+    turn = int.from_bytes(os.urandom(2), "big")
 
-    from mcp import Client
-
-    async with AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(Client(url)) for url in urls]
-        turn = int.from_bytes(os.urandom(2), "big")
-
-        async def call(tool: str, **args: Any) -> dict[str, Any] | None:
-            nonlocal turn
-            turn += 1
-            client = clients[turn % len(clients)]
-            start = time.perf_counter()
-            try:
-                result = await client.call_tool(tool, args)
-            except Exception as exc:  # counted, not fatal
-                out["errors"] += 1
-                out["samples"] = (out["samples"] + [repr(exc)[:200]])[:3]
-                return None
-            done = time.perf_counter()
-            if tool == "play" and warm <= time.time() < until:
+    async def call(tool: str, **args: Any) -> dict[str, Any] | None:
+        nonlocal turn
+        turn += 1 if spread == "call" else 0
+        client = clients[turn % len(clients)]
+        start = time.perf_counter()
+        try:
+            result = await client.call_tool(tool, args)
+        except Exception as exc:  # counted, not fatal
+            out["errors"] += 1
+            out["samples"] = (out["samples"] + [repr(exc)[:200]])[:3]
+            return None
+        done = time.perf_counter()
+        if tool == "play":
+            out["plays"] += 1
+            if warm <= time.time() < until:
                 out["ms"].append((done - start) * 1000)
-            if result.is_error:
-                text = "".join(getattr(b, "text", "") for b in result.content)
-                out["errors"] += 1
-                out["samples"] = (out["samples"] + [text[:200]])[:3]
-                return None
-            return dict(result.structured_content or {})
+        if result.is_error:
+            text = "".join(getattr(b, "text", "") for b in result.content)
+            out["errors"] += 1
+            out["samples"] = (out["samples"] + [text[:200]])[:3]
+            return None
+        return dict(result.structured_content or {})
 
-        while time.time() < until:
-            game = await call("new_game", game="influence", seat="White", bots=["greedy"])
-            if game is None:
-                await asyncio.sleep(0.2)
-                continue
-            gid, cred = game["game_id"], game["credential"]
-            status = "active"
-            while status == "active" and time.time() < until:
-                played = await call("play", game_id=gid, credential=cred, number=1)
-                if played is None:
-                    break
-                status = played["view"]["status"]
+    while time.time() < until:
+        game = await call("new_game", game="influence", seat="White", bots=["greedy"])
+        if game is None:
+            await asyncio.sleep(0.2)
+            continue
+        gid, cred = game["game_id"], game["credential"]
+        status = "active"
+        while status == "active" and time.time() < until:
+            played = await call("play", game_id=gid, credential=cred, number=1)
+            if played is None:
+                break
+            status = played["view"]["status"]
 
 
-def worker(urls: list[str], clients: int, until: float, warm: float) -> dict[str, Any]:
-    out: dict[str, Any] = {"ms": [], "errors": 0, "samples": []}
+def worker(
+    urls: list[str], clients: int, warmup: float, seconds: float, spread: str
+) -> dict[str, Any]:
+    """Connects every client to every instance first; then plays through its own window."""
+    out: dict[str, Any] = {"ms": [], "plays": 0, "errors": 0, "samples": []}
 
     async def main() -> None:
-        await asyncio.gather(*(_client(urls, until, warm, out) for _ in range(clients)))
+        from contextlib import AsyncExitStack
+
+        from mcp import Client
+
+        async with AsyncExitStack() as stack:
+            # one task enters them all: the SDK's clients leave in the task they entered in
+            sets = [
+                [await stack.enter_async_context(Client(url)) for url in urls]
+                for _ in range(clients)
+            ]
+            warm = time.time() + warmup
+            window = (warm, warm + seconds)
+            await asyncio.gather(*(_client(list(c), window, out, spread) for c in sets))
 
     asyncio.run(main())
     return out
@@ -128,14 +143,12 @@ def run_setup(
     ]
     urls = [url for _, url in procs]
     try:
-        start = time.time()
-        warm = start + args.warmup
-        until = warm + args.seconds
         cpu_before = [cpu_seconds(p.pid) for p, _ in procs]
         per_worker = max(1, args.clients // args.workers)
         with ProcessPoolExecutor(args.workers) as pool:
             futures = [
-                pool.submit(worker, urls, per_worker, until, warm) for _ in range(args.workers)
+                pool.submit(worker, urls, per_worker, args.warmup, args.seconds, args.spread)
+                for _ in range(args.workers)
             ]
             results = [f.result() for f in futures]
         cpu = sum(cpu_seconds(p.pid) for p, _ in procs) - sum(cpu_before)
@@ -148,12 +161,14 @@ def run_setup(
     errors = sum(r["errors"] for r in results)
     samples = [s for r in results for s in r["samples"]][:3]
     calls = len(ms)
+    plays = sum(r["plays"] for r in results)
     return {
         "setup": label,
         "play_per_s": calls / args.seconds,
         "p50_ms": statistics.median(ms) if ms else float("nan"),
         "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan"),
-        "cpu_ms_per_play": 1000 * cpu / calls if calls else float("nan"),
+        # all the instances' CPU, handshakes and new games included, over every play
+        "cpu_ms_per_play": 1000 * cpu / plays if plays else float("nan"),
         "errors": errors,
         "samples": samples,
     }
@@ -167,6 +182,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--instances", default="1,2,4", help="PostgreSQL setups to run")
     parser.add_argument("--pg-url", default=None, help="an existing database (else a throwaway)")
+    parser.add_argument(
+        "--spread",
+        choices=["call", "client"],
+        default="call",
+        help="each call through the next instance (call), or each client on one (client)",
+    )
+    parser.add_argument("--sqlite", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     cluster = None
@@ -174,7 +196,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-instances-") as tmp:
         root = Path(tmp)
         try:
-            rows.append(run_setup("sqlite x1", [str(root / "s.sqlite3")], root, args))
+            if args.sqlite:
+                rows.append(run_setup("sqlite x1", [str(root / "s.sqlite3")], root, args))
             if args.pg_url is None:
                 from pg_helpers import PgCluster
 
@@ -191,7 +214,12 @@ def main() -> None:
         return
     print(
         f"{os.cpu_count()} cores; {args.clients} clients in {args.workers} processes; "
-        f"{args.seconds:.0f} s per setup; each call through the next instance in turn"
+        f"{args.seconds:.0f} s per setup; "
+        + (
+            "each call through the next instance in turn"
+            if args.spread == "call"
+            else "each client on one instance"
+        )
     )
     print(f"{'setup':<13} {'play/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/play':>12} errors")
     for row in rows:

@@ -51,6 +51,9 @@ class Session:
     transcript_behind: bool = False
     """The transcript file missed a write; it is laid anew from the store at the next commit."""
     saved: tuple[bytes, Any, int, int] | None = None
+    transcript_checked: bool = False
+    """Whether the transcript's end was compared with the record, under the game's lock (where
+    another instance cannot be between its commit and its append)."""
     version: int = 0
     """The store's version of the game this copy is: one more with every commit."""
 
@@ -99,7 +102,6 @@ class Sessions:
                 self._live.move_to_end(game_id)
                 return session
         loaded = load_session(self.store, game_id)
-        self._check_transcript(loaded)
         with self._lock:
             # Another thread may have loaded it meanwhile: one session per game, always.
             session = self._live.setdefault(game_id, loaded)
@@ -121,12 +123,16 @@ class Sessions:
         name = session.record.transcript_name
         if self.transcripts.last_seq(name) != session.record.event_count:
             session.transcript_behind = True
+        session.transcript_checked = True
 
     def _refresh(self, session: Session) -> None:
         """Makes a cached copy that another instance moved on the store's again."""
-        fresh = load_session(self.store, session.record.game_id)
+        game_id, seen = session.record.game_id, session.record.event_count
+        fresh = load_session(self.store, game_id)
         session.record, session.state, session.version = fresh.record, fresh.state, fresh.version
-        session.chat = None
+        if session.chat is not None:  # the talk kept so far stands: only the new lines are read
+            news = self.store.events(game_id, after=seen)
+            session.chat.extend(e for e in news if isinstance(e, Talk))
         self._check_transcript(session)
 
     @contextmanager
@@ -148,6 +154,8 @@ class Sessions:
             with self.store.hold(game_id, wait=wait) as version:
                 if version is not None and version != session.version:
                     self._refresh(session)
+                elif not session.transcript_checked:
+                    self._check_transcript(session)
                 session.saved = _snapshot(session)
                 session.touched = self.clock()
                 try:

@@ -46,6 +46,7 @@ log = logging.getLogger("cogs_arena.store")
 SCHEMA = 3
 CHANNEL = "cogs_arena_changes"
 APP_NAME = "cogs-arena"
+LOCK_TIMEOUT_MS = 30_000
 MIGRATION_LOCK = 7_406_221_013
 """Advisory lock key taken while migrating, so instances starting at once migrate once."""
 STEPS: dict[int, tuple[LiteralString, ...]] = {
@@ -120,7 +121,13 @@ class PostgresStore(Store):
             url,
             min_size=min(2, size),
             max_size=size,
-            kwargs={"autocommit": True, "application_name": self._app},
+            # An instance that hangs holding a game must not stall the others for good: their
+            # call fails after LOCK_TIMEOUT and the client retries.
+            kwargs={
+                "autocommit": True,
+                "application_name": self._app,
+                "options": f"-c lock_timeout={LOCK_TIMEOUT_MS}",
+            },
             open=False,
             name="cogs-arena",
         )
@@ -146,18 +153,21 @@ class PostgresStore(Store):
     def hold(self, game_id: str, *, wait: bool = True) -> Iterator[int | None]:
         key = lock_key(game_id)
         with self._conn() as conn:
-            if wait:
-                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-            else:
-                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
-                if not row or not row[0]:
-                    raise GameBusy(f"game {game_id} is held by another instance")
+            # One round trip: the version is read by the statement after the lock's, so its
+            # snapshot sees every commit made under the lock before.
+            with conn.pipeline():
+                take = "SELECT 0, pg_try_advisory_lock(%s)"
+                if wait:
+                    take = "SELECT pg_advisory_lock(%s), true"
+                got = conn.execute(take, (key,))
+                read = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,))
+            locked = got.fetchone()
+            if not locked or not locked[1]:
+                raise GameBusy(f"game {game_id} is held by another instance")
+            row = read.fetchone()
             outer = getattr(self._local, "conn", None) is None
             self._local.conn = conn
             try:
-                # Read after the lock is granted: this statement's snapshot sees every commit
-                # made under the lock before.
-                row = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
                 yield 0 if row is None else int(row[0])
             finally:
                 if outer:
@@ -169,61 +179,61 @@ class PostgresStore(Store):
 
     def commit(self, commit: Commit) -> None:
         record = commit.record
+        game_id = record.game_id
         first = record.event_count - len(commit.events) + 1
         rows = [
-            (record.game_id, first + i, audience_key(e), event_json(e))
+            (game_id, first + i, audience_key(e), event_json(e))
             for i, e in enumerate(commit.events)
         ]
+        requests = [
+            (game_id, r.seat, r.request_id, r.fingerprint, r.result) for r in commit.requests
+        ]
+        game = (
+            game_id,
+            record.status,
+            record.due(),
+            record.updated,
+            record.model_dump_json(),
+            commit.state,
+            commit.version,
+            commit.version,
+        )
         with self._conn() as conn:
             try:
-                with conn.transaction():
-                    top, stored = conn.execute(
+                # Two round trips: all of it is sent at once and checked before COMMIT; a stale
+                # copy rolls it all back, its NOTIFY too (delivered only on commit).
+                with conn.pipeline(), conn.transaction(), conn.cursor() as cur:
+                    check = conn.execute(
                         "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = %s),"
                         " (SELECT version FROM games WHERE id = %s FOR UPDATE)",
-                        (record.game_id, record.game_id),
-                    ).fetchone() or (0, None)
+                        (game_id, game_id),
+                    )
+                    if rows:
+                        cur.executemany(
+                            "INSERT INTO events (game_id, seq, audience, data)"
+                            " VALUES (%s, %s, %s, %s)",
+                            rows,
+                        )
+                    if requests:
+                        cur.executemany(
+                            "INSERT INTO requests (game_id, seat, request_id, fingerprint, result)"
+                            " VALUES (%s, %s, %s, %s, %s)",
+                            requests,
+                        )
+                    cur.execute(
+                        "INSERT INTO games (id, status, due, updated, record, state, version)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, coalesce(%s::integer, 1))"
+                        " ON CONFLICT (id) DO UPDATE SET status = excluded.status,"
+                        " due = excluded.due, updated = excluded.updated, record = excluded.record,"
+                        " state = excluded.state,"
+                        " version = coalesce(%s::integer, games.version + 1)",
+                        game,
+                    )
+                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {game_id}"))
+                    top, stored = check.fetchone() or (0, None)
                     if top != first - 1:
-                        raise StaleWrite(
-                            f"game {record.game_id}: store at event {top}, not {first - 1}"
-                        )
-                    version = next_version(commit, stored or 0)
-                    with conn.cursor() as cur:
-                        if rows:
-                            cur.executemany(
-                                "INSERT INTO events (game_id, seq, audience, data)"
-                                " VALUES (%s, %s, %s, %s)",
-                                rows,
-                            )
-                        if commit.requests:
-                            cur.executemany(
-                                "INSERT INTO requests (game_id, seat, request_id, fingerprint,"
-                                " result) VALUES (%s, %s, %s, %s, %s)",
-                                [
-                                    (record.game_id, r.seat, r.request_id, r.fingerprint, r.result)
-                                    for r in commit.requests
-                                ],
-                            )
-                        cur.execute(
-                            "INSERT INTO games (id, status, due, updated, record, state, version)"
-                            " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET"
-                            " status = excluded.status, due = excluded.due,"
-                            " updated = excluded.updated, record = excluded.record,"
-                            " state = excluded.state, version = excluded.version",
-                            (
-                                record.game_id,
-                                record.status,
-                                record.due(),
-                                record.updated,
-                                record.model_dump_json(),
-                                commit.state,
-                                version,
-                            ),
-                        )
-                        # Delivered when (and only if) the transaction commits.
-                        cur.execute(
-                            "SELECT pg_notify(%s, %s)",
-                            (CHANNEL, f"{self.instance} {record.game_id}"),
-                        )
+                        raise StaleWrite(f"game {game_id}: store at event {top}, not {first - 1}")
+                    next_version(commit, stored or 0)
             except psycopg.errors.IntegrityError as exc:
                 raise StaleWrite(str(exc)) from exc
 

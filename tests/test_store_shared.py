@@ -243,3 +243,37 @@ def test_postgres_upgrades_a_schema_2_store(pg_url: str) -> None:
         conn.execute("UPDATE schema_version SET version = 9")
     with pytest.raises(SchemaTooNew, match="schema 9"):
         PostgresStore(pg_url, pool_size=2)
+
+
+# ---- choosing the store --------------------------------------------------------------------
+
+
+def test_serve_names_an_unreachable_database_and_exits(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from cogs_arena.server.cli import main
+
+    monkeypatch.setenv("COGS_ARENA_STORE", "postgresql://arena:pw@127.0.0.1:1/arena")
+    assert main(["serve", "--transcripts", str(tmp_path / "t")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot open the store PostgreSQL" in err and "127.0.0.1" in err
+    assert "arena:pw@" not in err  # the password is never printed
+
+
+def test_the_store_flag_takes_a_file_or_a_url(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from cogs_arena.server.stores import describe, store_spec, transcripts_dir
+
+    monkeypatch.delenv("COGS_ARENA_STORE", raising=False)
+    monkeypatch.delenv("COGS_ARENA_TRANSCRIPTS", raising=False)
+    file = str(tmp_path / "a.sqlite3")
+    assert store_spec(file) == file
+    assert transcripts_dir(None, file) == tmp_path / "transcripts"
+    url = "postgresql://arena:secret@db/arena"
+    monkeypatch.setenv("COGS_ARENA_STORE", url)
+    assert store_spec(None) == url
+    assert "secret" not in describe(url) and "db" in describe(url)
+    assert transcripts_dir(tmp_path / "t", url) == tmp_path / "t"
+    monkeypatch.setenv("COGS_ARENA_TRANSCRIPTS", str(tmp_path / "shared"))
+    assert transcripts_dir(None, url) == tmp_path / "shared"
