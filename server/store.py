@@ -12,7 +12,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, LiteralString
 
 from ..transcripts.events import Event, event_json, parse_event
 from ..transcripts.redact import may_see
@@ -148,6 +148,18 @@ def next_version(commit: Commit, stored: int) -> int:
             f"version {commit.version - 1}"
         )
     return commit.version
+
+
+def visible_sql(
+    viewer: Viewer, over: bool, holds_seat: LiteralString
+) -> tuple[LiteralString, list[object]]:
+    """The SQL condition (and its arguments) for the events `viewer` may see; `holds_seat` is
+    the store's own test that the audience column holds its one argument."""
+    if viewer == "all" or (viewer is None and over):
+        return "", []
+    if viewer is None:
+        return " AND audience = '*'", []
+    return " AND (audience = '*' OR " + holds_seat + ")", [f"|{viewer}|"]
 
 
 def audience_key(event: Event) -> str:

@@ -39,6 +39,7 @@ from .store import (
     Viewer,
     audience_key,
     next_version,
+    visible_sql,
 )
 
 log = logging.getLogger("cogs_arena.store")
@@ -368,9 +369,4 @@ class PostgresStore(Store):
 
 
 def _visible(viewer: Viewer, over: bool) -> tuple[LiteralString, list[object]]:
-    """The SQL condition (and its arguments) for the events `viewer` may see."""
-    if viewer == "all" or (viewer is None and over):
-        return "", []
-    if viewer is None:
-        return " AND audience = '*'", []
-    return " AND (audience = '*' OR strpos(audience, %s) > 0)", [f"|{viewer}|"]
+    return visible_sql(viewer, over, "strpos(audience, %s) > 0")

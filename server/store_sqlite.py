@@ -26,6 +26,7 @@ from .store import (
     Viewer,
     audience_key,
     next_version,
+    visible_sql,
 )
 
 log = logging.getLogger("cogs_arena.store")
@@ -232,9 +233,4 @@ class SqliteStore(Store):
 
 
 def _visible(viewer: Viewer, over: bool) -> tuple[str, list[object]]:
-    """The SQL condition (and its arguments) for the events `viewer` may see."""
-    if viewer == "all" or (viewer is None and over):
-        return "", []
-    if viewer is None:
-        return " AND audience = '*'", []
-    return " AND (audience = '*' OR instr(audience, ?) > 0)", [f"|{viewer}|"]
+    return visible_sql(viewer, over, "instr(audience, ?) > 0")
