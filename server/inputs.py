@@ -8,24 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from .errors import BadArgument
 from .fork_args import At, Forkable, ForkOf
 from .labels import MAX_LABEL_CHARS as MAX_LABEL_CHARS
 from .labels import Labelled, Labels
+
+# The text rules and the validation are re-exported, so callers need only this module.
+from .text_rules import MAX_ID_CHARS as MAX_ID_CHARS
+from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from .text_rules import MAX_JSON_INT as MAX_JSON_INT
 from .text_rules import (
-    CUSTOM_ERROR,
     BriefDetail,
     FullDetail,
     Seed,
@@ -35,11 +37,6 @@ from .text_rules import (
     move_forms,
     schema_enum,
 )
-
-# The text rule is re-exported, so callers need only this module.
-from .text_rules import MAX_ID_CHARS as MAX_ID_CHARS
-from .text_rules import MAX_JSON_DEPTH as MAX_JSON_DEPTH
-from .text_rules import MAX_JSON_INT as MAX_JSON_INT
 from .text_rules import check_text as check_text
 from .text_rules import clean_label as clean_label
 from .text_rules import json_container_fields as json_container_fields
@@ -47,6 +44,8 @@ from .text_rules import json_problem as json_problem
 from .text_rules import lone_surrogate as lone_surrogate
 from .text_rules import shown as shown
 from .text_rules import text_problem as text_problem
+from .validation import bad_argument as bad_argument
+from .validation import validated as validated
 
 MAX_MOVE_CHARS = 4000
 MAX_MOVES_PER_CALL = 500
@@ -379,49 +378,3 @@ class SpectateInput(ToolInput):
         str, Field(max_length=MAX_ID_CHARS, description="A spectator code from new_game.")
     ]
     image: Image = False
-
-
-# ---- validation with errors a model can act on -----------------------------------------------
-
-M = TypeVar("M", bound=ToolInput)
-
-
-def validated(model_cls: type[M], /, **kwargs: Any) -> M:
-    """`model_cls(**kwargs)`, or BadArgument naming each bad argument and what is allowed."""
-    try:
-        return model_cls.model_validate(kwargs)
-    except ValidationError as exc:
-        raise bad_argument(model_cls, exc) from None
-
-
-def bad_argument(model_cls: type[BaseModel], exc: ValidationError) -> BadArgument:
-    """One BadArgument for all of a validation's errors. The rejected values are never quoted:
-    they are the caller's data and may be what made the call fail."""
-    fields = model_cls.model_fields
-    every = "arguments " + ", ".join(fields) if fields else "no arguments"
-    problems: dict[str, str] = {}  # text -> allowed; a dict keeps one of each, in order
-    for error in exc.errors(include_url=False):
-        loc = error["loc"]
-        head = str(loc[0]) if loc else ""
-        path = shown(head) + "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
-        context = error.get("ctx") or {}
-        described = fields[head].description if head in fields else None
-        allowed = f"{head}: {described}" if described else ""
-        if error["type"] == "extra_forbidden":
-            text, allowed = f"{path}: unknown argument", every
-        elif error["type"] == "string_unicode" and head not in fields:
-            text, allowed = "an argument's name is not valid Unicode text", every
-        elif error["type"] == "string_unicode":
-            # pydantic refuses a str with a lone surrogate without saying where it is.
-            found = error.get("input")
-            located = text_problem(path, found) if isinstance(found, str) else None
-            text = located or f"{path} is not valid Unicode text; send valid Unicode text"
-        elif error["type"].startswith(CUSTOM_ERROR):
-            text = str(context.get("message") or error["msg"]).rstrip(".")
-            allowed = str(context.get("allowed") or allowed)
-        else:
-            message = error["msg"][:1].lower() + error["msg"][1:]
-            text = f"{path}: {message}" if path else message
-        problems.setdefault(text, allowed)
-    hints = [hint for hint in dict.fromkeys(problems.values()) if hint]
-    return BadArgument("; ".join(problems) + ".", allowed=" | ".join(hints) or None)
