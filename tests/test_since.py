@@ -45,19 +45,30 @@ async def _text_and_data(client: Client, tool: str, **arguments: Any) -> tuple[s
     return error_text(result), dict(result.structured_content or {})
 
 
+async def start(client: Client, game: str) -> dict[str, str]:
+    seat, bots, _ = CASES[game]
+    started = await call(client, "new_game", game=game, seed=3, seat=seat, bots=bots)
+    return {"game_id": started["game_id"], "credential": started["credential"]}
+
+
+def step_of(game: str, step: int) -> dict[str, Any]:
+    """The first menu entry, except that Influence's turn is several moves: its first step
+    ends the attacks, so the next ones spend the points and the turn passes."""
+    return {"move": "end"} if game == "influence" and step == 0 else {"number": 1}
+
+
 @pytest.mark.parametrize("game", sorted(CASES))
 async def test_views_say_what_others_did_since_the_last_look(
     arena: tuple[Client, GameService], game: str
 ) -> None:
     client, _ = arena
-    seat, bots, word = CASES[game]
-    started = await call(client, "new_game", game=game, seed=3, seat=seat, bots=bots)
-    ids = {"game_id": started["game_id"], "credential": started["credential"]}
+    word = CASES[game][2]
+    ids = await start(client, game)
     seen_words = False
     for step in range(40):
-        # Influence's turn is several moves: end the attacks, then spend the points.
-        first = {"move": "end"} if game == "influence" and step == 0 else {"number": 1}
-        text, data = await _text_and_data(client, "play", detail="data", **first, **ids)
+        text, data = await _text_and_data(
+            client, "play", detail="data", **step_of(game, step), **ids
+        )
         view = data["view"]
         since = view["since"]
         if since:
@@ -83,9 +94,7 @@ async def test_brief_views_carry_the_news_as_text_only(
     arena: tuple[Client, GameService], game: str
 ) -> None:
     client, _ = arena
-    seat, bots, _ = CASES[game]
-    started = await call(client, "new_game", game=game, seed=3, seat=seat, bots=bots)
-    ids = {"game_id": started["game_id"], "credential": started["credential"]}
+    ids = await start(client, game)
     if game == "influence":  # a turn is several moves: end the attacks, spend the points
         await call(client, "play", move="end", **ids)
     text, data = await _text_and_data(client, "play", number=1, **ids)
@@ -100,12 +109,10 @@ async def test_log_entries_carry_what_each_move_did(
     arena: tuple[Client, GameService], game: str
 ) -> None:
     client, service = arena
-    seat, bots, word = CASES[game]
-    started = await call(client, "new_game", game=game, seed=3, seat=seat, bots=bots)
-    ids = {"game_id": started["game_id"], "credential": started["credential"]}
+    word = CASES[game][2]
+    ids = await start(client, game)
     for step in range(4):
-        first = {"move": "end"} if game == "influence" and step == 0 else {"number": 1}
-        view = (await call(client, "play", **first, **ids))["view"]
+        view = (await call(client, "play", **step_of(game, step), **ids))["view"]
         if view["status"] == "over":
             break
     log = await call(client, "log", **ids)
