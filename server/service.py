@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from .plays import Desk
 from .presenter import Presenter
 from .referee import Referee
 from .seats import authenticate, check_can_act, hash_secret
-from .sessions import Sessions
+from .sessions import Session, Sessions
 from .store import Store
 
 log = logging.getLogger("cogs_arena.service")
@@ -253,14 +254,29 @@ class GameService:
 
     def spectate_with_code(self, code: str, *, image: bool = False) -> View:
         args = validated(SpectateInput, spectator_code=code, image=image)
+        with self._spectating(args.spectator_code) as session:
+            self.deadlines.enforce(session)
+            return self.presenter.spectator_view(session, args.image)
+
+    def spectator_log(
+        self, code: str, after: int, limit: int
+    ) -> tuple[list[LogEvent], int, list[str]]:
+        """What a spectator may read of the log after `after` (public lines while the game
+        runs, everything once it is over), the new cursor, and the seat names."""
+        args = validated(SpectateInput, spectator_code=code)
+        with self._spectating(args.spectator_code) as session:
+            items, cursor = self.presenter.log(session, None, after, limit)
+            return items, cursor, [seat.name for seat in session.record.seats]
+
+    @contextmanager
+    def _spectating(self, code: str) -> Iterator[Session]:
         bad = BadCredential("That spectator code is not valid.", allowed="a code from new_game")
         try:
-            with self.sessions.open(args.spectator_code.split(".", 1)[0]) as session:
+            with self.sessions.open(code.split(".", 1)[0]) as session:
                 stored = session.record.spectator_hash
-                if not stored or stored != hash_secret(args.spectator_code):
+                if not stored or stored != hash_secret(code):
                     raise bad
-                self.deadlines.enforce(session)
-                return self.presenter.spectator_view(session, args.image)
+                yield session
         except UnknownGameId:
             raise bad from None
 

@@ -75,10 +75,8 @@ class Watch:
         """The spectator's view and the log lines after `after` (after 0: the last LOG_KEPT),
         and the new log cursor. Raises GameError for a code that is not valid."""
         view = self.service.spectate_with_code(code, image=True)
-        with self.service.sessions.open(view.game_id) as session:
-            names = [seat.name for seat in session.record.seats]
-            limit = LOG_KEPT if after else session.record.event_count + 1
-            items, cursor = self.service.presenter.log(session, None, after, limit)
+        limit = LOG_KEPT if after else view.log_cursor + 1
+        items, cursor, names = self.service.spectator_log(code, after, limit)
         lines = [item.model_dump() for item in items][-LOG_KEPT:]
         result = [text for _, text in result_lines(view.outcome, names)] if view.outcome else []
         engine = get_engine(view.game)
