@@ -6,7 +6,8 @@ Influence against bots as fast as they can, each call through the next instance 
 load balancer without sticky sessions would send them, the worst case for the instances'
 caches: most calls find the game moved on by another instance and reload it; `--spread client`
 keeps each client on one instance). Prints play
-calls/s and p50/p99 play latency per setup, plus the instances' CPU per play call.
+calls/s and p50/p99 play latency per setup, the instances' CPU per play call (all their work
+over the plays) and, for a throwaway cluster, PostgreSQL's.
 
 Bounded: --seconds per setup (default 15) after a short warm-up. PostgreSQL is a throwaway
 cluster (tests/pg_helpers.py) unless --pg-url names one.
@@ -129,11 +130,29 @@ def worker(
     return out
 
 
+def database_cpu(root_pid: int | None) -> dict[int, float]:
+    """CPU seconds of every process under `root_pid` (the throwaway cluster's postmaster and
+    its backends), by pid."""
+    if root_pid is None:
+        return {}
+    seen: dict[int, float] = {}
+    todo = [root_pid]
+    while todo:
+        pid = todo.pop()
+        try:
+            seen[pid] = cpu_seconds(pid)
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # gone meanwhile
+            continue
+    return seen
+
+
 # ---- one setup -------------------------------------------------------------------------------
 
 
 def run_setup(
-    label: str, stores: list[str], root: Path, args: argparse.Namespace
+    label: str, stores: list[str], root: Path, args: argparse.Namespace, db_pid: int | None = None
 ) -> dict[str, Any]:
     folder = root / label
     folder.mkdir()
@@ -144,6 +163,7 @@ def run_setup(
     urls = [url for _, url in procs]
     try:
         cpu_before = [cpu_seconds(p.pid) for p, _ in procs]
+        db_before = database_cpu(db_pid)
         per_worker = max(1, args.clients // args.workers)
         with ProcessPoolExecutor(args.workers) as pool:
             futures = [
@@ -152,6 +172,8 @@ def run_setup(
             ]
             results = [f.result() for f in futures]
         cpu = sum(cpu_seconds(p.pid) for p, _ in procs) - sum(cpu_before)
+        db_after = database_cpu(db_pid)
+        db_cpu = sum(t - db_before.get(pid, 0.0) for pid, t in db_after.items())
     finally:
         for proc, _ in procs:
             proc.terminate()
@@ -169,6 +191,7 @@ def run_setup(
         "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan"),
         # all the instances' CPU, handshakes and new games included, over every play
         "cpu_ms_per_play": 1000 * cpu / plays if plays else float("nan"),
+        "db_ms_per_play": 1000 * db_cpu / plays if plays and db_pid else float("nan"),
         "errors": errors,
         "samples": samples,
     }
@@ -205,7 +228,8 @@ def main() -> None:
                 cluster.start()
             for n in (int(x) for x in args.instances.split(",")):
                 url = args.pg_url or (cluster.new_database("bench") if cluster else "")
-                rows.append(run_setup(f"postgres x{n}", [url] * n, root, args))
+                db_pid = cluster.postmaster() if cluster else None
+                rows.append(run_setup(f"postgres x{n}", [url] * n, root, args, db_pid))
         finally:
             if cluster is not None:
                 cluster.stop()
@@ -221,11 +245,15 @@ def main() -> None:
             else "each client on one instance"
         )
     )
-    print(f"{'setup':<13} {'play/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/play':>12} errors")
+    print(
+        f"{'setup':<13} {'play/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/play':>12} "
+        f"{'PG ms/play':>11} errors"
+    )
     for row in rows:
         print(
             f"{row['setup']:<13} {row['play_per_s']:>8.0f} {row['p50_ms']:>8.1f} "
-            f"{row['p99_ms']:>8.1f} {row['cpu_ms_per_play']:>12.2f} {row['errors']}"
+            f"{row['p99_ms']:>8.1f} {row['cpu_ms_per_play']:>12.2f} "
+            f"{row['db_ms_per_play']:>11.2f} {row['errors']}"
         )
         for sample in row["samples"]:
             print(f"    e.g. {sample}")

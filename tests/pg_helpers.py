@@ -134,6 +134,15 @@ class PgCluster:
         except psycopg.OperationalError:
             return False
 
+    def postmaster(self) -> int | None:
+        """The server's own pid (under runuser when started as root), for CPU accounting."""
+        if self.proc is None:
+            return None
+        if not self._runas:
+            return self.proc.pid
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        return int(children.split()[0]) if children.split() else None
+
     def new_database(self, prefix: str = "t") -> str:
         """A fresh empty database; returns its URL."""
         import psycopg
