@@ -1,6 +1,7 @@
 """Two real server processes on one PostgreSQL database, every client spread over both: whole
 games, two clients racing one seat through the two instances, a `wait` woken by a move made on
-the other instance, a deadline with both instances ticking, and one instance killed mid-game."""
+the other instance, a spectator subscribed on one hearing moves made on the other, a deadline
+with both instances ticking, and one instance killed mid-game."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from typing import Any
 
 import anyio
 import pytest
-from http_helpers import Caller, HttpServer, held, play_all, play_seat, streamable
+from http_helpers import Caller, HttpServer, held, play_all, play_seat, sse, streamable
 from mcp_helpers import call
 from pg_helpers import PgCluster
+from test_subscribe_legacy import Heard, subscribe
 
 from cogs_arena.server.store_postgres import PostgresStore
 from cogs_arena.transcripts import read_transcript, replay
@@ -268,3 +270,21 @@ async def test_one_instance_killed_mid_game_the_other_carries_on(
     assert read_transcript(transcript) == after  # the file was mended from the store
     report = replay(transcript)
     assert report.ok and report.finished, report.mismatches
+
+
+async def test_a_spectator_subscribed_on_one_instance_hears_moves_made_on_the_other(
+    instances: list[Instance],
+) -> None:
+    a, b = instances
+    heard = Heard()
+    async with (
+        sse(b.base, on_message=heard, legacy=True) as watcher,
+        streamable(a.base) as player,
+    ):
+        game = await call(player, "new_game", game="influence", seat=0, bots=["greedy"])
+        uri = f"cogs-arena://spectate/{game['spectator_code']}"
+        await subscribe(watcher, uri)
+        await call(player, "play", game_id=game["game_id"], credential=game["credential"], number=1)
+        with anyio.fail_after(15):
+            await heard.arrived.wait()
+        assert uri in heard.uris
