@@ -277,3 +277,53 @@ def test_the_store_flag_takes_a_file_or_a_url(
     assert transcripts_dir(tmp_path / "t", url) == tmp_path / "t"
     monkeypatch.setenv("COGS_ARENA_TRANSCRIPTS", str(tmp_path / "shared"))
     assert transcripts_dir(None, url) == tmp_path / "shared"
+
+
+def test_sqlite_sets_a_schema_1_store_aside_and_starts_at_the_current_schema(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v1.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (id TEXT PRIMARY KEY, data TEXT)")
+    db.execute("CREATE TABLE events (game_id TEXT, data TEXT)")
+    db.execute("INSERT INTO games VALUES ('old', '{}')")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    store = SqliteStore(path)
+    tables = {r[0] for r in store._db.execute("SELECT name FROM sqlite_master")}
+    assert {"games_v1", "events_v1", "games", "events", "requests"} <= tables
+    assert store._db.execute("SELECT id FROM games_v1").fetchall() == [("old",)]
+    assert store.game_ids() == [] and store._db.execute("PRAGMA user_version").fetchone()[0] == 3
+    store.commit(Commit(_record(), "{}", [_talk(1)], version=1))
+    store.close()
+
+
+def test_an_instance_starting_beside_a_running_one_leaves_the_clocks_alone(
+    stores: tuple[PostgresStore, PostgresStore], tmp_path: Path, pg_url: str
+) -> None:
+    clock = FakeClock()
+    running = GameService(stores[0], tmp_path / "t", clock=clock)
+    game = running.new_game("influence", seed=1, seat="White", bots=["greedy"], deadline_seconds=30)
+    started = stores[0].load(game.game_id)
+    assert started is not None
+    clock.now += 20
+    GameService(stores[1], tmp_path / "t", clock=clock)  # joins while the first one runs
+    kept = stores[0].load(game.game_id)
+    assert kept is not None
+    assert kept.record.decision_started == started.record.decision_started
+    stores[1].close()
+    stores[0].close()
+    # the whole service was down: the first instance back restarts the clocks
+    alone = PostgresStore(pg_url, pool_size=2)
+    try:
+        for _ in range(100):  # the closed connections' backends end a moment later
+            if alone.peers() == 0:
+                break
+            time.sleep(0.05)
+        assert alone.peers() == 0
+        GameService(alone, tmp_path / "t", clock=clock)
+        moved = alone.load(game.game_id)
+        assert moved is not None and moved.record.decision_started == clock.now
+    finally:
+        alone.close()
