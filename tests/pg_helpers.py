@@ -58,7 +58,9 @@ def _free_port() -> int:
 
 class PgCluster:
     def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="cogs-arena-pg-"))
+        # Under /tmp when root: the server's own user must reach the folder ($TMPDIR may not).
+        where = "/tmp" if os.geteuid() == 0 and os.path.isdir("/tmp") else None
+        self.root = Path(tempfile.mkdtemp(prefix="cogs-arena-pg-", dir=where))
         self.port = _free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self._runas: list[str] = []
