@@ -35,3 +35,9 @@ class LimitReached(ServiceError):
     """A bound of the server (live games, games a minute, talk lines) was reached."""
 
     code = "limit_reached"
+
+
+class StoreUnavailable(ServiceError):
+    """The shared store could not be reached: nothing was read or changed."""
+
+    code = "store_unavailable"

@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, LiteralString
 
 import psycopg
+import psycopg_pool
 from psycopg_pool import ConnectionPool
 
 from ..transcripts.events import Event, event_json, parse_event
+from .errors import StoreUnavailable
 from .records import GameRecord
 from .store import (
     Commit,
@@ -142,13 +144,22 @@ class PostgresStore(Store):
 
     @contextlib.contextmanager
     def _conn(self) -> Iterator[psycopg.Connection[Any]]:
-        """The connection this thread's held game runs on, or one from the pool."""
+        """The connection this thread's held game runs on, or one from the pool. A database
+        that cannot be reached is the caller's StoreUnavailable, not a crash: the pool drops
+        the broken connection, so a later call gets a new one."""
         held: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
-        if held is not None:
-            yield held
-            return
-        with self._pool.connection() as conn:
-            yield conn
+        try:
+            if held is not None:
+                yield held
+                return
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            log.warning("store: the database cannot be reached: %s", exc)
+            raise StoreUnavailable(
+                "The game store (PostgreSQL) cannot be reached, so nothing was read or changed.",
+                allowed="the same call again shortly (with the same request_id, if you gave one)",
+            ) from None
 
     @contextlib.contextmanager
     def hold(self, game_id: str, *, wait: bool = True) -> Iterator[int | None]:
