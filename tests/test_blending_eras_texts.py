@@ -102,3 +102,13 @@ async def test_the_game_rules_resource_and_prompt_read_the_games_ruleset(tmp_pat
         assert "Three Strikes" in body.text and game.game_id in body.text
         with pytest.raises(Exception, match=r"No game|not found|unknown"):
             await read("cogs-arena://rules/blending/game/0000000000000000")
+
+
+def test_the_picture_names_the_era_and_its_piles() -> None:
+    engine = get_engine("blending")
+    older = engine.new_game(engine.ruleset({"land": "territories", "combat": "legacy"}), 3)
+    svg = engine.picture(engine.observe(older, 0))
+    assert "legacy combat" in svg and "territories + blends" in svg and "face down" in svg
+    current = engine.new_game(engine.ruleset(), 3)
+    svg = engine.picture(engine.observe(current, 0))
+    assert "estate + blends" in svg and "face up" in svg and "legacy" not in svg

@@ -60,6 +60,8 @@ def _header(canvas: Canvas, view: Mapping[str, Any], width: float) -> None:
     title = f"Blending: round {view['round']} of {view['rounds']}"
     if view["phase"] == "over":
         title += f" (game over: {view['ended']})"
+    if view.get("era"):  # an older era names itself; the current rules' views carry no era
+        title += f" - {view['era']}"
     canvas.text(MARGIN, 26, title, size=18, bold=True)
     if view["to_act"] is None:
         status = "Nobody to act."
@@ -232,7 +234,8 @@ def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> float
     """Draws the panel from (x, y) down; returns the y below it."""
     width = PANEL - 20
     seat = view.get("seat")
-    y = canvas.heading(x, y, "Players: score (estate + blends), guardians left", width=width)
+    land = "territories" if "territories" in view else "estate"
+    y = canvas.heading(x, y, f"Players: score ({land} + blends), guardians left", width=width)
     for p in view["players"]:
         s = int(p["seat"])
         colour = seat_colour(s)
@@ -259,7 +262,8 @@ def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> float
     if isinstance(pick, Mapping) and pick.get("picked"):
         y = canvas.heading(x, y + 4, f"Picked for {pick['for']}", width=width)
         y = _tiles(canvas, x, y, pick["picked"], width)
-    y = canvas.heading(x, y + 4, "Guardians (piles face up, top first; * bolster)", width=width)
+    faces = "face down" if view.get("combat") == "legacy" else "face up"
+    y = canvas.heading(x, y + 4, f"Guardians (piles {faces}, top first; * bolster)", width=width)
     if not view["guardians"]:
         canvas.text(x, y + 11, "none yet", size=11, fill=MUTED)
         y += 16
