@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cogs_arena.engines import get_engine
+from cogs_arena.engines.blending.ruleset import BlendingRules
+from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import LAND_LETTER, face_text
 
@@ -35,3 +37,21 @@ def with_kinds(s: State, gid: int, kinds: str) -> State:
     pairs = tuple((t, LAND_LETTER.index(k)) for (t, _), k in zip(g.pile, kinds, strict=True))
     s.guardians = tuple(replace(x, kinds=pairs) if x.gid == gid else x for x in s.guardians)
     return s
+
+
+def fight_scene(
+    combat: str,
+    squares: dict[tuple[int, int], str],
+    base: list[str],
+    bolsters: list[str] | None,
+    hand: list[str],
+    own: bool,
+    rules: dict[str, object],
+) -> State:
+    """Seat 0's hero at 1,0 beside seat 1's guardian G1 at 2,0 (its pile `base`, then
+    `bolsters`), seat 0 holding `hand`; with `own`, seat 0 has a guardian of its own at 5,5."""
+    guards = [GuardianSpec(1, (2, 0), base, bolsters or [])]
+    if own:
+        guards.append(GuardianSpec(0, (5, 5), ["PPPP"] * 3))
+    spec = Scenario(squares=squares, hands={0: hand}, heroes={0: (1, 0)}, guardians=guards)
+    return build(spec, BlendingRules(combat=combat, **rules))  # type: ignore[arg-type]

@@ -4,11 +4,11 @@ round by round strikes with announced kinds, damage, escapes, kills, wear-down, 
 from __future__ import annotations
 
 import pytest
-from blending_era_helpers import E, menu, pile_faces, play, tile
+from blending_era_helpers import E, fight_scene, menu, pile_faces, play, tile
 
 from cogs_arena.engines import IllegalMove, InvalidRuleset
 from cogs_arena.engines.blending.ruleset import BlendingRules
-from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
+from cogs_arena.engines.blending.scenario import Scenario, build
 from cogs_arena.engines.blending.state import State
 
 SQUARES = {(1, 0): "M", (2, 0): "F", (2, 1): "F", (3, 0): "F", (1, 1): "M", (5, 5): "P"}
@@ -21,16 +21,7 @@ def scene(
     own: bool = False,
     **rules: object,
 ) -> State:
-    guards = [GuardianSpec(1, (2, 0), base, bolsters or [])]
-    if own:
-        guards.append(GuardianSpec(0, (5, 5), ["PPPP"] * 3))
-    spec = Scenario(
-        squares=SQUARES,
-        hands={0: hand or ["FFFF"] * 4},
-        heroes={0: (1, 0)},
-        guardians=guards,
-    )
-    return build(spec, BlendingRules(combat="legacy", **rules))  # type: ignore[arg-type]
+    return fight_scene("legacy", SQUARES, base, bolsters, hand or ["FFFF"] * 4, own, rules)
 
 
 def round_(s: State, face: str, kind: str, verb: str = "strike") -> State:

@@ -4,7 +4,7 @@ next 3 tiles of a face-up pile, pips plus the edge, strips, sweeps, kills and be
 from __future__ import annotations
 
 import pytest
-from blending_era_helpers import E, menu, pile_faces, play, tile, with_kinds
+from blending_era_helpers import E, fight_scene, menu, pile_faces, play, tile, with_kinds
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.blending.ruleset import BlendingRules
@@ -22,16 +22,8 @@ def scene(
     own: bool = False,
     **rules: object,
 ) -> State:
-    guards = [GuardianSpec(1, (2, 0), base, bolsters or [])]
-    if own:
-        guards.append(GuardianSpec(0, (5, 5), ["PPPP"] * 3))
-    spec = Scenario(
-        squares=SQUARES,
-        hands={0: hand or ["FFFF", "FFFF", "FFFF", "MMMM"]},
-        heroes={0: (1, 0)},
-        guardians=guards,
-    )
-    s = build(spec, BlendingRules(combat="three", **rules))  # type: ignore[arg-type]
+    held = hand or ["FFFF", "FFFF", "FFFF", "MMMM"]
+    s = fight_scene("three", SQUARES, base, bolsters, held, own, rules)
     return with_kinds(s, 1, kinds) if kinds else s
 
 
