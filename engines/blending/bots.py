@@ -22,9 +22,8 @@ from typing import Any
 
 from ..protocol import Bot, LegalMoves
 from ..rng import Stream
-from .tiles import CLASS_HOME, START, Face, beats, face_from_text, fits
-
-Pos = tuple[int, int]
+from .bot_view import NEAR9, BoardView, Pos, blocks_of, cheb, hand_of, home_of
+from .tiles import START, Face, beats, face_from_text, fits
 
 
 def tile_value(face: Face, home: int) -> float:
@@ -39,17 +38,9 @@ def worst_tile(faces: Sequence[Face], hand: Sequence[int], home: int) -> int:
     return min(hand, key=lambda t: (tile_value(faces[t - 1], home), t))
 
 
-def _hand(obs: Mapping[str, Any]) -> list[tuple[int, Face]]:
-    return [(int(t[1:]), face_from_text(f)) for t, f in obs["hand"]]
-
-
-def _home(obs: Mapping[str, Any]) -> int:
-    return CLASS_HOME[int(obs["seat"]) % 3]
-
-
 def _sane_discard(obs: Mapping[str, Any]) -> str:
-    hand = _hand(obs)
-    home = _home(obs)
+    hand = hand_of(obs)
+    home = home_of(obs)
     tile = min(hand, key=lambda tf: (tile_value(tf[1], home), tf[0]))[0]
     return f"discard t{tile}"
 
@@ -61,156 +52,6 @@ def random_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
 
 
 # ---- builder -------------------------------------------------------------------------------
-
-
-def _cheb(a: Pos, b: Pos) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-_MAP: dict[int, tuple[object, dict[Pos, int]]] = {}
-
-
-def _squares(rows: Sequence[Sequence[int]]) -> dict[Pos, int]:
-    """The map as a dict, remembered while the observation shares the same (immutable) rows."""
-    got = _MAP.get(0)
-    if got is not None and got[0] is rows:
-        return got[1]
-    squares = {(r[0], r[1]): r[2] for r in rows}
-    if isinstance(rows, tuple):
-        _MAP[0] = (rows, squares)
-    return squares
-
-
-_BLOCKS: dict[int, tuple[dict[Pos, int], dict[Pos, Face]]] = {}
-
-
-def _blocks(squares: dict[Pos, int]) -> dict[Pos, Face]:
-    """The four lands under every 2x2 block of land squares, by top-left square. The map changes
-    only when a tile is placed, far less often than the builder looks for blend spots, so the
-    blocks are remembered with the map they were read from."""
-    got = _BLOCKS.get(0)
-    if got is not None and got[0] is squares:
-        return got[1]
-    blocks: dict[Pos, Face] = {}
-    for x, y in squares:
-        spot = (
-            squares[(x, y)],
-            squares.get((x + 1, y), -1),
-            squares.get((x + 1, y + 1), -1),
-            squares.get((x, y + 1), -1),
-        )
-        if min(spot) >= 0 and START not in spot:
-            blocks[(x, y)] = spot
-    _BLOCKS[0] = (squares, blocks)
-    return blocks
-
-
-NEAR9 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
-
-_SITES: dict[
-    int, tuple[tuple[tuple[int, Pos, int], ...], dict[Pos, list[tuple[int, int]]], set[Pos]]
-] = {}
-
-
-class _View:
-    """The parts of an observation the builder reasons over."""
-
-    def __init__(self, obs: Mapping[str, Any]) -> None:
-        self.obs = obs
-        self.seat = seat = int(obs["seat"])
-        self.home = _home(obs)
-        self.squares = _squares(obs["squares"])
-        self.blends: set[Pos] = {(b[0], b[1]) for b in obs["blends"]}
-        self.guardians: list[tuple[int, Pos, int, Mapping[str, Any]]] = [
-            (g["owner"], (g["at"][0], g["at"][1]), "MFP".index(g["land"]), g)
-            for g in obs["guardians"]
-        ]
-        self.mine = [g for g in self.guardians if g[0] == seat]
-        self.heroes = [(p["hero"][0], p["hero"][1]) for p in obs["players"]]
-        self.hero = self.heroes[seat]
-        self.hand = _hand(obs)
-        self.first: dict[Face, int] = {}
-        for t, face in self.hand:
-            self.first.setdefault(face, t)
-        self.left = obs["players"][seat]["guardians_left"]
-        self._estate: dict[Pos, list[tuple[int, int]]] | None = None
-        self._crowded: set[Pos] | None = None
-
-    def _sites(self) -> tuple[dict[Pos, list[tuple[int, int]]], set[Pos]]:
-        """Estates and crowded squares depend only on where the guardians stand, which changes
-        a few times a game, so the last pair is remembered by the guardians' places (compared
-        by value: every observation lists them afresh)."""
-        key = tuple((owner, at, land) for owner, at, land, _ in self.guardians)
-        got = _SITES.get(0)
-        if got is not None and got[0] == key:
-            return got[1], got[2]
-        estate: dict[Pos, list[tuple[int, int]]] = {}
-        for owner, (gx, gy), land in key:
-            for dx, dy in NEAR9:
-                estate.setdefault((gx + dx, gy + dy), []).append((owner, land))
-        crowded = {
-            (gx + dx, gy + dy)
-            for _, (gx, gy), _ in key
-            for dx in range(-2, 3)
-            for dy in range(-2, 3)
-        }
-        _SITES[0] = (key, estate, crowded)
-        return estate, crowded
-
-    @property
-    def estate(self) -> dict[Pos, list[tuple[int, int]]]:
-        """Squares inside estates, with the (owner, land) of each estate covering them."""
-        if self._estate is None:
-            self._estate, self._crowded = self._sites()
-        return self._estate
-
-    @property
-    def crowded(self) -> set[Pos]:
-        """Squares within 2 of a guardian: no new guardian there."""
-        if self._crowded is None:
-            self._estate, self._crowded = self._sites()
-        return self._crowded
-
-    def land_count(self, center: Pos, land: int) -> int:
-        x, y = center
-        sq = self.squares
-        return sum(1 for dx, dy in NEAR9 if sq.get((x + dx, y + dy)) == land)
-
-    def site_ok(self, at: Pos) -> bool:
-        land = self.squares.get(at)
-        if land is None or land == START:
-            return False
-        if at in self.crowded:
-            return False
-        return self.land_count(at, land) >= 3
-
-    def single_value(self, p: Pos, land: int) -> float:
-        covering = self.estate.get(p)
-        if covering:
-            value = 0.0
-            for owner, gland in covering:
-                if owner == self.seat:
-                    value += 1.2 if land == gland else -0.4
-                else:
-                    value += -0.6 if land == gland else 0.3
-            return value
-        if land == self.home:
-            value = 0.3 + 0.1 * self.land_count(p, land)
-            if p in self.crowded:
-                value -= 0.2
-            return value
-        return 0.02
-
-    def blend_value(self, tl: Pos, face: Face) -> float:
-        points = 2.0 if len(set(face)) == 2 else 3.0
-        x, y = tl
-        owners = {
-            owner
-            for owner, (gx, gy), _, _ in self.guardians
-            if gx - 2 <= x <= gx + 1 and gy - 2 <= y <= gy + 1
-        }
-        mine = self.seat in owners
-        return (points if mine else 0.15) - 0.5 * points * len(owners - {self.seat})
 
 
 @lru_cache(maxsize=1024)
@@ -229,7 +70,7 @@ def _beatable(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
     return True
 
 
-def _would_fight(v: _View, g: Mapping[str, Any]) -> bool:
+def _would_fight(v: BoardView, g: Mapping[str, Any]) -> bool:
     if "combat" in v.obs:  # an older era's combat (issue 14)
         from .eras.bots import wants_fight
 
@@ -237,7 +78,7 @@ def _would_fight(v: _View, g: Mapping[str, Any]) -> bool:
     return _beatable([face_from_text(f) for _, f, _ in g["pile"]], v.hand)
 
 
-def _estate_value(v: _View, center: Pos, land: int) -> int:
+def _estate_value(v: BoardView, center: Pos, land: int) -> int:
     pts = v.land_count(center, land)
     for tl in v.blends:
         if center[0] - 2 <= tl[0] <= center[0] + 1 and center[1] - 2 <= tl[1] <= center[1] + 1:
@@ -258,18 +99,18 @@ class _Notes:
         return note in self.notes
 
 
-def _single_legal(v: _View, p: Pos, near_only: bool) -> bool:
+def _single_legal(v: BoardView, p: Pos, near_only: bool) -> bool:
     """A single on blank square p: shares an edge with a placed square (near the hero if the
     turn's first placement was near): the menu's own rule for blank squares, which lets _turn
     skip the menu for a first placement."""
-    if near_only and _cheb(p, v.hero) > 1:
+    if near_only and cheb(p, v.hero) > 1:
         return False
     sq = v.squares
     x, y = p
     return (x, y - 1) in sq or (x + 1, y) in sq or (x, y + 1) in sq or (x - 1, y) in sq
 
 
-def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
+def _candidates(v: BoardView, near_only: bool) -> list[tuple[float, str]]:
     """Placements worth weighing, best first: blank squares of estates and around the hero for
     singles, blend spots touching the builder's estates or at its hero's corners."""
     out: list[tuple[float, str]] = []
@@ -314,7 +155,7 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
         for x in (hx - 1, hx):
             for y in (hy - 1, hy):
                 tls[(x, y)] = None
-        blocks = _blocks(squares)
+        blocks = blocks_of(squares)
         for tl in tls:
             spot = blocks.get(tl)
             if spot is None or tl in v.blends:
@@ -331,7 +172,7 @@ def _candidates(v: _View, near_only: bool) -> list[tuple[float, str]]:
     return out
 
 
-def _pile_pick(v: _View, notes: list[str]) -> str:
+def _pile_pick(v: BoardView, notes: list[str]) -> str:
     """The tile to give a guardian: blends defend best; home singles are kept for painting."""
 
     def keep(notation: str) -> tuple[float, int]:
@@ -346,7 +187,7 @@ def _pile_pick(v: _View, notes: list[str]) -> str:
     return min(notes, key=keep)
 
 
-def _target(v: _View) -> Pos | None:
+def _target(v: BoardView) -> Pos | None:
     turn = v.obs.get("turn", {})
     hx, hy = v.hero
     if not turn.get("main") and v.left > 0 and len(v.hand) >= 3:
@@ -365,20 +206,20 @@ def _target(v: _View) -> Pos | None:
         if best is not None:
             return best[1]
         for owner, at, _, g in v.guardians:
-            if owner != v.seat and _cheb(at, v.hero) <= 3 and _would_fight(v, g):
+            if owner != v.seat and cheb(at, v.hero) <= 3 and _would_fight(v, g):
                 return at
     if v.mine:
         blanks = []
         for _, at, _, _ in v.mine:
             empty = sum(1 for dx, dy in NEAR9 if (at[0] + dx, at[1] + dy) not in v.squares)
-            blanks.append((-empty, _cheb(at, v.hero), at))
+            blanks.append((-empty, cheb(at, v.hero), at))
         blanks.sort()
         if blanks[0][0] < 0:
             return blanks[0][2]
     return None
 
 
-def _fight_move(v: _View) -> str:
+def _fight_move(v: BoardView) -> str:
     f = v.obs["fight"]
     contested = {p for p, _, _ in f["laid"]}
     laid_tiles = {t for _, t, _ in f["laid"]}
@@ -413,7 +254,7 @@ def _walk(obs: Mapping[str, Any], notes: list[str]) -> str:
 
     def spread(n: str) -> tuple[int, str]:
         d = n.split()[1]
-        return (-min((_cheb(vec[d], vec[u]) for u in used), default=9), n)
+        return (-min((cheb(vec[d], vec[u]) for u in used), default=9), n)
 
     return min(notes, key=spread)
 
@@ -428,10 +269,10 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     if phase in ("discard", "loss"):
         return _sane_discard(obs)
     if phase == "turn":
-        return _turn(_View(obs), menu)
+        return _turn(BoardView(obs), menu)
     if phase == "walk":
         return _walk(obs, [m.notation for m in menu.moves])
-    v = _View(obs)  # picks and fight steps are settled by the observation: no menu needed
+    v = BoardView(obs)  # picks and fight steps are settled by the observation: no menu needed
     if phase == "fight":
         return _fight_move(v)
     if phase == "pick":
@@ -485,7 +326,7 @@ class _Kinds:
         return self.placements
 
 
-def _steps(v: _View) -> list[str]:
+def _steps(v: BoardView) -> list[str]:
     """The menu's step entries: every placed square around the hero that the moves left pay for
     (a step onto home land costs 1, any other native_speed)."""
     turn = v.obs["turn"]
@@ -500,7 +341,7 @@ def _steps(v: _View) -> list[str]:
     return out
 
 
-def _turn(v: _View, options: LegalMoves) -> str:
+def _turn(v: BoardView, options: LegalMoves) -> str:
     menu = _Kinds(options)
     turn = v.obs["turn"]
     free = not turn["main"]  # no main action yet: every main action needs this
@@ -520,7 +361,7 @@ def _turn(v: _View, options: LegalMoves) -> str:
         return "guardian"
     if free and hand and "combat" not in v.obs:  # older eras fight in eras/bots.py
         for owner, at, _, g in v.guardians:
-            if owner != v.seat and _cheb(at, v.hero) <= 1 and _would_fight(v, g):
+            if owner != v.seat and cheb(at, v.hero) <= 1 and _would_fight(v, g):
                 return f"fight {g['id']}"
     best: tuple[float, str] | None = None
     if not turn["placed"]:
@@ -539,19 +380,19 @@ def _turn(v: _View, options: LegalMoves) -> str:
         return best[1]
     target = _target(v)
     if target is not None and target != v.hero:
-        now = _cheb(v.hero, target)
+        now = cheb(v.hero, target)
         step: tuple[int, int, str] | None = None
         for n in _steps(v):
             x, y = (int(c) for c in n[5:].split(","))
-            key = (_cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
+            key = (cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
             if step is None or key < step:
                 step = key
         if step is not None and step[0] < now:
             return step[2]
     if free and hand:
         for _, at, _, g in v.mine:
-            threatened = any(_cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
-            if threatened and len(g["pile"]) < 6 and _cheb(at, v.hero) <= 1:
+            threatened = any(cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
+            if threatened and len(g["pile"]) < 6 and cheb(at, v.hero) <= 1:
                 gid = g["id"]
                 offers = [
                     f"pick {n.split()[1]}" for n in menu.of("bolster") if n.endswith(" " + gid)
@@ -564,7 +405,7 @@ def _turn(v: _View, options: LegalMoves) -> str:
     return "end"
 
 
-def _dead(v: _View) -> list[int]:
+def _dead(v: BoardView) -> list[int]:
     """Tiles the builder has no use for: singles of a land none of its guardians stands on."""
     lands = {v.home} | {land for _, _, land, _ in v.mine}
     return [t for t, face in v.hand if len(set(face)) == 1 and face[0] not in lands]

@@ -19,7 +19,8 @@ from itertools import permutations
 from typing import Any
 
 from ...protocol import LegalMoves
-from ..bots import _pile_pick, _sane_discard, _View
+from ..bot_view import BoardView
+from ..bots import _pile_pick, _sane_discard
 from ..tiles import KIND_NAME, Face, beats, face_from_text
 
 Plan = list[tuple[int, int, int]]
@@ -79,7 +80,7 @@ def three_plan(
     return won, lost, plan
 
 
-def wants_fight(v: _View, g: Mapping[str, Any]) -> bool:
+def wants_fight(v: BoardView, g: Mapping[str, Any]) -> bool:
     """Whether the builder would fight this rival guardian now, were its hero next to it."""
     rules = v.obs["combat_rules"]
     if v.obs["combat"] == "three":
@@ -95,7 +96,7 @@ def wants_fight(v: _View, g: Mapping[str, Any]) -> bool:
     return len(mine) >= need + 2 and sum(mine[: need + 1]) > sum(pile) + 1
 
 
-def _fight(v: _View) -> str | None:
+def _fight(v: BoardView) -> str | None:
     for owner, at, _, g in v.guardians:
         near = max(abs(at[0] - v.hero[0]), abs(at[1] - v.hero[1])) <= 1
         if owner != v.seat and near and wants_fight(v, g):
@@ -109,7 +110,7 @@ def _fight(v: _View) -> str | None:
     return None
 
 
-def _three_lay(v: _View, obs: Mapping[str, Any]) -> str:
+def _three_lay(v: BoardView, obs: Mapping[str, Any]) -> str:
     st = obs["strike"]
     g = next(x for x in obs["guardians"] if x["id"] == st["guardian"])
     free = [i for i in range(3) if all(slot != i + 1 for slot, _, _ in st["laid"])]
@@ -124,7 +125,7 @@ def _pips(g: Mapping[str, Any]) -> list[int]:
     return [len(set(face)) for _, face, _ in g["pile"]]
 
 
-def _legacy_strike(v: _View, obs: Mapping[str, Any]) -> str:
+def _legacy_strike(v: BoardView, obs: Mapping[str, Any]) -> str:
     d = obs["duel"]
     weakest = min(v.hand, key=lambda tf: (len(set(tf[1])), tf[0]))
     if d["against"].startswith("G"):
@@ -156,7 +157,7 @@ def _announce(obs: Mapping[str, Any]) -> str:
     return f"announce {KIND_NAME[max(set(mine), key=margin)]}"
 
 
-def _pick(v: _View, obs: Mapping[str, Any]) -> str:
+def _pick(v: BoardView, obs: Mapping[str, Any]) -> str:
     choice = _pile_pick(v, [f"pick t{t}" for t, _ in v.hand])
     if obs["combat"] != "three":
         return choice
@@ -171,7 +172,7 @@ def _pick(v: _View, obs: Mapping[str, Any]) -> str:
 def era_builder(obs: Mapping[str, Any], menu: LegalMoves) -> str | None:
     """The builder's move where the era's combat decides it, else None (the usual builder)."""
     phase, style = obs["phase"], obs.get("combat", "match")
-    v = _View(obs)
+    v = BoardView(obs)
     if phase == "pick" and obs["pick"]["for"] == "tax":  # BE17: pay with the least useful
         return _sane_discard(obs).replace("discard", "pick")
     if style == "match":
