@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
-from . import match, picture, rules, views
+from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS, worst_tile
@@ -203,9 +203,9 @@ class BlendingEngine(Engine[State, Move]):
                 return Move("skip")
             if state.pick_for == "swap" and state.picked:
                 return Move("done")
-            return Move("pick", tile=worst_tile(state.faces, hand, rules.home(state.seat)))
+            return Move("pick", tile=worst_tile(state.faces, hand, edits.home(state.seat)))
         if phase in ("loss", "discard"):
-            return Move("discard", tile=worst_tile(state.faces, hand, rules.home(state.seat)))
+            return Move("discard", tile=worst_tile(state.faces, hand, edits.home(state.seat)))
         raise GameOver("The game is over.", allowed="nothing")
 
     def settle(self, state: State, reason: str) -> State:

@@ -7,9 +7,10 @@ from dataclasses import replace
 from ..errors import IllegalMove
 from ..rng import Stream
 from .board import cheb
+from .edits import bump, draw, set_hand, tile_name, with_log
 from .moves import Move
 from .odds import summary
-from .rules import bump, draw, guardian_by_id, guardians_of, set_hand, tile_name, with_log
+from .rules import guardian_by_id, guardians_of
 from .state import Fight, Guardian, State
 from .tiles import KIND_NAME, beats, pips
 

@@ -18,67 +18,17 @@ from .board import (
     single_ok,
     spot_pattern,
 )
-from .eras.endgame import ended, may_reshuffle, note_draw
+from .edits import bump, draw, home, set_hand, take_from_hand, tile_name, with_log
+from .eras.endgame import ended
 from .eras.territories import site_problem as territory_site_problem
 from .moves import DIRECTIONS, Move
 from .ruleset import BlendingRules
 from .scoring import totals
 from .state import Guardian, Pos, State, Stats
-from .tiles import CLASS_HOME, START, Face, build_supply, describe, fit_problem, pips
+from .tiles import START, Face, build_supply, fit_problem, pips
 
-LOG_KEEP = 16
 CARDINAL = ("N", "E", "S", "W")
 DIAGONAL = ("NE", "SE", "SW", "NW")
-
-
-def home(seat: int) -> int:
-    return CLASS_HOME[seat % 3]
-
-
-def tile_name(s: State, tile: int) -> str:
-    return f"t{tile} ({describe(s.faces[tile - 1])})"
-
-
-def with_log(s: State, line: str) -> None:
-    s.log = (*s.log[-(LOG_KEEP - 1) :], line)
-
-
-def bump(s: State, **changes: int) -> None:
-    st = s.stats
-    values = {k: getattr(st, k) + v for k, v in changes.items()}
-    s.stats = Stats(**{**st.__dict__, **values})
-
-
-def set_hand(s: State, seat: int, hand: tuple[int, ...] | list[int]) -> None:
-    hands = list(s.hands)
-    hands[seat] = tuple(sorted(hand))
-    s.hands = tuple(hands)
-
-
-def take_from_hand(s: State, seat: int, tile: int) -> None:
-    hand = list(s.hands[seat])
-    hand.remove(tile)
-    set_hand(s, seat, hand)
-
-
-def draw(s: State, k: int) -> list[int]:
-    """Draws up to k tiles for the caller, reshuffling the discard pile into an empty stock
-    (B19). Mutates the (already cloned) state's stock, discard and counter."""
-    got: list[int] = []
-    stock = list(s.stock)
-    while len(got) < k:
-        if not stock:
-            if not may_reshuffle(s):
-                break
-            stream = Stream(s.seed, "stock", s.stock_counter)
-            stock = stream.shuffled(sorted(s.discard))
-            s.stock_counter = stream.counter
-            s.discard = ()
-            bump(s, reshuffles=1)
-        got.append(stock.pop())
-    s.stock = tuple(stock)
-    note_draw(s)
-    return got
 
 
 # ---- setup ---------------------------------------------------------------------------------

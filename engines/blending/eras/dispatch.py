@@ -6,9 +6,9 @@ from __future__ import annotations
 from ...errors import IllegalMove
 from ...protocol import MoveInfo
 from ..bots import worst_tile
+from ..edits import home
 from ..menu import entries, turn_entries
 from ..moves import Move
-from ..rules import home
 from ..state import State
 from ..tiles import KIND_NAME, describe, face_text
 from . import legacy, merge, piles, three

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..board import land_in_box
-from ..rules import bump, draw, guardians_of, set_hand, with_log
+from ..edits import bump, draw, set_hand, with_log
+from ..rules import guardians_of
 from ..state import Guardian, Pos, State
 from ..tiles import beats, pips
 from .territories import territory_of

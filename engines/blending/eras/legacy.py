@@ -14,9 +14,10 @@ from dataclasses import replace
 
 from ...errors import IllegalMove
 from ..bots import worst_tile
+from ..edits import bump, home, set_hand, tile_name, with_log
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
-from ..rules import bump, guardian_by_id, home, set_hand, tile_name, with_log
+from ..rules import guardian_by_id
 from ..state import State
 from ..tiles import KIND_NAME, beats, pips
 from .extra import Duel

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from ...errors import IllegalMove
 from ...protocol import MoveInfo
+from ..edits import take_from_hand, tile_name, with_log
 from ..moves import Move
-from ..rules import do_place, take_from_hand, tile_name, with_log
+from ..rules import do_place
 from ..state import State
 from ..tiles import describe
 from .territories import merge_squares

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import IllegalMove
+from ..edits import bump, set_hand, tile_name, with_log
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
-from ..rules import bump, guardian_by_id, set_hand, tile_name, with_log
+from ..rules import guardian_by_id
 from ..state import Guardian, State
 from ..tiles import KIND_NAME
 from .extra import Strike
