@@ -11,7 +11,7 @@ import sys
 import time
 
 from cogs_arena.engines import get_engine
-from cogs_arena.engines.protocol import canonical_json
+from cogs_arena.engines.canonical import canonical_json
 from cogs_arena.engines.runner import play_bots
 
 VARIANTS = (

@@ -13,7 +13,6 @@ Bots and renderers receive an observation (a JSON-compatible dict produced by `o
 from __future__ import annotations
 
 import hashlib
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .canonical import canonical_bytes
 from .errors import IllegalMove, InvalidRuleset
 from .rng import Stream
 
@@ -125,10 +125,6 @@ Bot = Callable[[Mapping[str, JSON], LegalMoves, Stream], str]
 
 Bots are stateless: anything they remember must be in their observation. That keeps games
 deterministic across server restarts."""
-
-
-def canonical_json(value: JSON) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class Engine(ABC, Generic[S, M]):
@@ -295,7 +291,7 @@ class Engine(ABC, Generic[S, M]):
     def state_from_json(self, data: Mapping[str, JSON]) -> S: ...
 
     def digest(self, state: S) -> str:
-        return hashlib.sha256(canonical_json(self.state_to_json(state)).encode()).hexdigest()
+        return hashlib.sha256(canonical_bytes(self.state_to_json(state))).hexdigest()
 
     # ---- bots and documents ----------------------------------------------------------------
 

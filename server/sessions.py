@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines import Engine, get_engine
-from ..engines.protocol import canonical_json
+from ..engines.canonical import canonical_json
 from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
 from .errors import ServiceError, UnknownGameId

@@ -8,7 +8,7 @@ import re
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import pips
-from cogs_arena.engines.protocol import canonical_json
+from cogs_arena.engines.canonical import canonical_json
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import bot_stream
 

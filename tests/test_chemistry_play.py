@@ -8,9 +8,9 @@ import json
 import pytest
 
 from cogs_arena.engines import GameError
+from cogs_arena.engines.canonical import canonical_json
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
 from cogs_arena.engines.chemistry.frames import decode
-from cogs_arena.engines.protocol import canonical_json
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import play_bots
 

@@ -15,10 +15,11 @@ seed and moves give byte-identical lines once `wall` is removed.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..engines.canonical import canonical_bytes
 
 SCHEMA_VERSION = 2
 
@@ -233,5 +234,4 @@ def event_json(event: Event) -> str:
 
 def view_digest(observation: dict[str, Any]) -> str:
     """What a `view` event records of the observation a seat received; `replay` recomputes it."""
-    text = json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return hashlib.sha256(canonical_bytes(observation)).hexdigest()[:32]

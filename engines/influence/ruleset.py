@@ -8,7 +8,8 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..protocol import Ruleset, canonical_json
+from ..canonical import canonical_json
+from ..protocol import Ruleset
 from .board import MAX_RHOMBUS, Board, MapError, board_from_json, default_board
 
 DEFAULT_SIZE = 11
