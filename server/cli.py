@@ -223,7 +223,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"{len(report.transcripts_repaired)} transcript(s) repaired"
         + (f"; {len(report.problems)} skipped" if report.problems else "")
     )
-    server = build_server(service)
+    # One stdio client: its calls run on the event loop, without a thread hop each way.
+    server = build_server(service, tools_on_loop=args.transport != "http")
     # Deadlines and join timeouts need a clock that runs while nobody calls.
     stop_ticker = service.start_ticker()
     try:

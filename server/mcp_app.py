@@ -184,7 +184,9 @@ def _log_text(result: LogResult) -> str:
 # ---- the server -------------------------------------------------------------------------------
 
 
-def build_server(service: GameService) -> MCPServer[Any]:
+def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPServer[Any]:
+    """The MCP server over `service`. `tools_on_loop` runs the plain tools on the event loop
+    instead of worker threads: for stdio, where one client is served (see InputTool)."""
     hub = WaiterHub()
     changes = GameChanges()
     bus = InMemorySubscriptionBus()
@@ -311,18 +313,21 @@ def build_server(service: GameService) -> MCPServer[Any]:
         view = service.spectate_with_code(args.spectator_code, image=args.image)
         return _result(view, view.text, view.picture)
 
+    def tool(fn: Any, model: type[Any], annotations: ToolAnnotations, title: str) -> Tool:
+        return input_tool(fn, model, annotations, title, on_loop=tools_on_loop)
+
     tools: list[Tool] = [
-        input_tool(ping, PingInput, READ_ONLY, "Ping"),
-        input_tool(list_games, ListGamesInput, READ_ONLY, "List games"),
-        input_tool(new_game, NewGameInput, ACTING, "Start a game"),
-        input_tool(join_game, JoinGameInput, ACTING, "Join a game"),
-        input_tool(show, ShowInput, READ_ONLY, "Show your view"),
-        input_tool(legal_moves, LegalMovesInput, READ_ONLY, "List legal moves"),
-        input_tool(play, PlayInput, ACTING, "Play a move"),
-        input_tool(talk, TalkInput, ACTING, "Talk to seats"),
-        input_tool(log, LogInput, READ_ONLY, "Read the event log"),
-        input_tool(wait, WaitInput, READ_ONLY, "Wait for your turn or news"),
-        input_tool(spectate, SpectateInput, READ_ONLY, "Spectate a game"),
+        tool(ping, PingInput, READ_ONLY, "Ping"),
+        tool(list_games, ListGamesInput, READ_ONLY, "List games"),
+        tool(new_game, NewGameInput, ACTING, "Start a game"),
+        tool(join_game, JoinGameInput, ACTING, "Join a game"),
+        tool(show, ShowInput, READ_ONLY, "Show your view"),
+        tool(legal_moves, LegalMovesInput, READ_ONLY, "List legal moves"),
+        tool(play, PlayInput, ACTING, "Play a move"),
+        tool(talk, TalkInput, ACTING, "Talk to seats"),
+        tool(log, LogInput, READ_ONLY, "Read the event log"),
+        tool(wait, WaitInput, READ_ONLY, "Wait for your turn or news"),
+        tool(spectate, SpectateInput, READ_ONLY, "Spectate a game"),
     ]
 
     @contextlib.asynccontextmanager

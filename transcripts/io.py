@@ -17,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 
@@ -89,8 +89,7 @@ class TranscriptDir:
         if not data:
             return
         path = self.path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with _lock_for(path), path.open("a+b") as handle:
+        with _lock_for(path), _open_appending(path) as handle:
             size = handle.seek(0, os.SEEK_END)
             if size:
                 handle.seek(size - 1)
@@ -138,6 +137,15 @@ class TranscriptDir:
                 Path(tmp).unlink(missing_ok=True)
                 raise
             _fsync_dir(path.parent)
+
+
+def _open_appending(path: Path) -> BinaryIO:
+    # The folder exists but for a game's first lines: no mkdir on every step.
+    try:
+        return path.open("a+b")
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path.open("a+b")
 
 
 def _fsync_dir(directory: Path) -> None:
