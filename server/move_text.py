@@ -11,7 +11,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..engines import MalformedMove
-from ..engines.protocol import Engine, MoveInfo
+from ..engines.protocol import Engine, LegalMoves, MoveInfo
 from .models import Rejection
 
 NEAREST = 5
@@ -20,19 +20,21 @@ NEAREST = 5
 _MENU_LINE = re.compile(r"(\d+)\.[ \t]*(\S(?:[^\n]*?\S)?)(?:[ \t]{2,}-(?:[ \t][^\n]*)?)?")
 
 Menu = Callable[[], Sequence[MoveInfo]]
+Legal = Callable[[Any, int], LegalMoves]
+"""A seat's legal moves at a state: the engine's, or a session's kept copy of them."""
 
 
 class Opening:
     """The seat's menu at the decision the call was made for, built on first use: a copied
     menu line refers to it, even in the middle of a batch."""
 
-    def __init__(self, engine: Engine[Any, Any], state: Any, seat: int) -> None:
-        self.engine, self.state, self.seat = engine, state, seat
+    def __init__(self, legal: Legal, state: Any, seat: int) -> None:
+        self.legal, self.state, self.seat = legal, state, seat
         self.moves: Sequence[MoveInfo] | None = None
 
     def __call__(self) -> Sequence[MoveInfo]:
         if self.moves is None:
-            self.moves = self.engine.legal_moves(self.state, self.seat).moves
+            self.moves = self.legal(self.state, self.seat).moves
         return self.moves
 
 
@@ -102,6 +104,7 @@ def is_discard(text: str) -> bool:
 
 def batch_stop(
     engine: Engine[Any, Any],
+    legal: Legal,
     state: Any,
     seat: int,
     index: int,
@@ -115,7 +118,7 @@ def batch_stop(
         return None
     if is_discard(batch[index]) or seat not in engine.to_act(state):
         return None
-    if not discard_required(engine.legal_moves(state, seat).moves):
+    if not discard_required(legal(state, seat).moves):
         return None
     reason = _not_applied_reason(batch[index:])
     return Rejection(index=index, move=batch[index][:200], reason=reason, code="not_applied")
@@ -130,7 +133,13 @@ def _not_applied_reason(rest: Sequence[str]) -> str:
 
 
 def read_move(
-    engine: Engine[Any, Any], state: Any, seat: int, form: str, value: Any, opening: Menu
+    engine: Engine[Any, Any],
+    legal: Legal,
+    state: Any,
+    seat: int,
+    form: str,
+    value: Any,
+    opening: Menu,
 ) -> Any:
     """One submitted move, read as text (a copied menu line counts as its notation), as a menu
     number, or as structured JSON."""
@@ -139,9 +148,9 @@ def read_move(
         try:
             return engine.parse_move(state, seat, text)
         except MalformedMove as exc:
-            raise with_nearest(exc, text, engine.legal_moves(state, seat).moves) from None
+            raise with_nearest(exc, text, legal(state, seat).moves) from None
     if form == "number":
-        menu = engine.legal_moves(state, seat)
+        menu = legal(state, seat)
         if not 1 <= value <= len(menu.moves):
             raise MalformedMove(
                 f"Number {value} is not on the menu.",

@@ -181,7 +181,7 @@ class Desk:
         texts, the first rejection, the rejected move, and where a batch stopped uncounted
         (before a required discard), if any."""
         engine, record = session.engine, session.record
-        opening_menu = Opening(engine, session.state, seat)
+        opening_menu = Opening(session.legal_moves, session.state, seat)
         if engine.simultaneous:
             # A simultaneous turn is one submission: a list is its lines, accepted or refused
             # whole, so a seat never ends up with half of what it meant.
@@ -195,12 +195,16 @@ class Desk:
         accepted: list[str] = []
         for index, (form, value) in enumerate(items):
             parsed: Any = None
-            stop = batch_stop(engine, session.state, seat, index, form, args.moves)
+            stop = batch_stop(
+                engine, session.legal_moves, session.state, seat, index, form, args.moves
+            )
             if stop is not None:
                 return accepted, None, None, stop
             try:
                 check_can_act(session, seat)
-                parsed = read_move(engine, session.state, seat, form, value, opening_menu)
+                parsed = read_move(
+                    engine, session.legal_moves, session.state, seat, form, value, opening_menu
+                )
                 _check_private_lines(session, seat, parsed)
                 text = engine.move_text(parsed)
                 if engine.simultaneous:

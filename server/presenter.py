@@ -289,7 +289,7 @@ class Presenter:
         page: int,
         page_size: int,
     ) -> Menu:
-        menu = session.engine.legal_moves(session.state, seat)
+        menu = session.legal_moves(session.state, seat)
         entries = [
             MenuEntry(number=i + 1, notation=m.notation, description=m.description, kind=m.kind)
             for i, m in enumerate(menu.moves)

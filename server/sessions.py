@@ -24,6 +24,7 @@ from typing import Any
 
 from ..engines import Engine, get_engine
 from ..engines.canonical import canonical_json
+from ..engines.protocol import LegalMoves
 from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
 from .errors import ServiceError, UnknownGameId
@@ -56,6 +57,19 @@ class Session:
     another instance cannot be between its commit and its append)."""
     version: int = 0
     """The store's version of the game this copy is: one more with every commit."""
+    menus: dict[int, tuple[Any, LegalMoves]] = field(default_factory=dict, repr=False)
+    """Per seat, the last state whose legal moves were built and those moves."""
+
+    def legal_moves(self, state: Any, seat: int) -> LegalMoves:
+        """The seat's legal moves at `state`, built once per state: a state is a value (every
+        transition makes a new one), so `legal_moves` then `play number=N`, or the pages of a
+        menu, build it once."""
+        kept = self.menus.get(seat)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        built = self.engine.legal_moves(state, seat)
+        self.menus[seat] = (state, built)
+        return built
 
 
 def load_session(store: Store, game_id: str) -> Session:
