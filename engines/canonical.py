@@ -3,10 +3,10 @@ stored state are this text, so its bytes may never change.
 
 The definition is `json.dumps(value, sort_keys=True, separators=(",", ":"),
 ensure_ascii=False)`. orjson writes the same bytes about ten times faster, except where the two
-spell a value differently: a float that Python writes with an exponent (orjson writes `1e-5` as
-`0.00001` and `1e16` as `1e16`), an integer beyond 64 bits, a lone surrogate, a key that is not a
-string. Those values take the `json` path, so the output is always the definition's. NaN and the
-infinities are not JSON; no state or observation holds one (rulesets refuse them)."""
+spell a value differently: some floats (orjson writes `1e-05` as `0.00001` and `1.5e-07` as
+`1.5e-7`), an integer beyond 64 bits, a lone surrogate, a key that is not a string. Those values
+take the `json` path, so the output is always the definition's. NaN and the infinities are not
+JSON; no state or observation holds one (rulesets refuse them)."""
 
 from __future__ import annotations
 
@@ -36,10 +36,10 @@ def _reference(value: Any) -> str:
 def canonical_bytes(value: Any) -> bytes:
     """The canonical JSON text of `value` as UTF-8 (a lone surrogate passes as its code unit)."""
     try:
-        out = orjson.dumps(value, option=_OPTIONS)
+        out: bytes | None = orjson.dumps(value, option=_OPTIONS)
     except TypeError:  # orjson.JSONEncodeError: big integers, surrogates, non-string keys
-        return _reference(value).encode("utf-8", "surrogatepass")
-    if _spelled_apart(out):
+        out = None
+    if out is None or _spelled_apart(out):
         return _reference(value).encode("utf-8", "surrogatepass")
     return out
 

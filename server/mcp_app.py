@@ -8,6 +8,7 @@ before the service is called. Every game error becomes a tool error whose text s
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable
 from typing import Annotated, Any
@@ -185,8 +186,7 @@ def _log_text(result: LogResult) -> str:
 
 
 def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPServer[Any]:
-    """The MCP server over `service`. `tools_on_loop` runs the plain tools on the event loop
-    instead of worker threads: for stdio, where one client is served (see InputTool)."""
+    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool)."""
     hub = WaiterHub()
     changes = GameChanges()
     bus = InMemorySubscriptionBus()
@@ -313,9 +313,7 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
         view = service.spectate_with_code(args.spectator_code, image=args.image)
         return _result(view, view.text, view.picture)
 
-    def tool(fn: Any, model: type[Any], annotations: ToolAnnotations, title: str) -> Tool:
-        return input_tool(fn, model, annotations, title, on_loop=tools_on_loop)
-
+    tool = functools.partial(input_tool, on_loop=tools_on_loop)
     tools: list[Tool] = [
         tool(ping, PingInput, READ_ONLY, "Ping"),
         tool(list_games, ListGamesInput, READ_ONLY, "List games"),

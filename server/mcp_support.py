@@ -58,7 +58,7 @@ class InputTool(Tool):
 
     A plain function runs in a worker thread unless `on_loop`: then on the event loop itself.
     Under stdio there is one client, so a worker thread buys no concurrency, and its two thread
-    hops cost about a third of a trivial call's round trip."""
+    hops cost about a tenth of a trivial call's round trip."""
 
     on_loop: bool = False
 
