@@ -41,6 +41,14 @@ def take_from_hand(s: State, seat: int, tile: int) -> None:
     set_hand(s, seat, hand)
 
 
+def lose_to_discard(s: State, tile: int) -> str:
+    """Moves `tile` from the mover's hand to the discard pile of the (already cloned) state;
+    returns the log line saying so."""
+    take_from_hand(s, s.seat, tile)
+    s.discard = (*s.discard, tile)
+    return f"seat {s.seat} lost {tile_name(s, tile)} to the discard pile"
+
+
 def draw(s: State, k: int) -> list[int]:
     """Draws up to k tiles for the caller, reshuffling the discard pile into an empty stock
     (B19). Mutates the (already cloned) state's stock, discard and counter."""

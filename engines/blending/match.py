@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..errors import IllegalMove
 from ..rng import Stream
 from .board import cheb
-from .edits import bump, draw, set_hand, tile_name, with_log
+from .edits import bump, draw, lose_to_discard, set_hand, take_from_hand, tile_name, with_log
 from .moves import Move
 from .odds import summary
 from .rules import guardian_by_id, guardians_of
@@ -78,9 +78,7 @@ def do_lay(s: State, move: Move) -> State:
         raise IllegalMove(f"Cannot lay: {why}.", allowed="a 'lay' entry of your menu, flip or stop")
     assert s.fight is not None
     s = s.clone()
-    hand = list(s.hands[s.seat])
-    hand.remove(move.tile)
-    set_hand(s, s.seat, hand)
+    take_from_hand(s, s.seat, move.tile)
     f = s.fight
     assert f is not None
     s.fight = Fight(**{**f.__dict__, "laid": (*f.laid, (move.pos - 1, move.tile, move.kind))})
@@ -160,11 +158,7 @@ def do_loss_discard(s: State, move: Move) -> State:
     f = s.fight
     assert f is not None
     s = s.clone()
-    hand = list(s.hands[s.seat])
-    hand.remove(move.tile)
-    set_hand(s, s.seat, hand)
-    s.discard = (*s.discard, move.tile)
-    line = f"seat {s.seat} lost {tile_name(s, move.tile)} to the discard pile"
+    line = lose_to_discard(s, move.tile)
     s.fight = Fight(**{**f.__dict__, "pending_loss": False, "results": (*f.results, line)})
     with_log(s, line)
     _after_flip(s)

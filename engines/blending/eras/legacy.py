@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ...errors import IllegalMove
 from ..bots import worst_tile
-from ..edits import bump, home, set_hand, tile_name, with_log
+from ..edits import bump, home, lose_to_discard, set_hand, take_from_hand, tile_name, with_log
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import guardian_by_id
@@ -88,9 +88,7 @@ def do_strike(s: State, move: Move) -> State:
     if move.tile not in s.hands[s.seat]:
         raise IllegalMove(f"t{move.tile} is not in your hand.", allowed="a tile of your hand")
     s = s.clone()
-    hand = list(s.hands[s.seat])
-    hand.remove(move.tile)
-    set_hand(s, s.seat, hand)
+    take_from_hand(s, s.seat, move.tile)
     want = pips(s.faces[move.tile - 1])
     if d.gid:
         g = guardian_by_id(s, d.gid)
@@ -204,11 +202,7 @@ def do_damage_discard(s: State, move: Move) -> State:
             f"t{move.tile} is not in your hand.", allowed="discard a tile of your hand"
         )
     s = s.clone()
-    hand = list(s.hands[s.seat])
-    hand.remove(move.tile)
-    set_hand(s, s.seat, hand)
-    s.discard = (*s.discard, move.tile)
-    line = f"seat {s.seat} lost {tile_name(s, move.tile)} to the discard pile"
+    line = lose_to_discard(s, move.tile)
     d = replace(d, owed=d.owed - 1, taken=d.taken + 1, results=(*d.results, line))
     s.duel = d
     with_log(s, line)

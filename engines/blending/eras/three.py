@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import IllegalMove
-from ..edits import bump, set_hand, tile_name, with_log
+from ..edits import bump, set_hand, take_from_hand, tile_name, with_log
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import guardian_by_id
@@ -74,9 +74,7 @@ def do_lay(s: State, move: Move) -> State:
     st = s.strike
     assert st is not None
     s = s.clone()
-    hand = list(s.hands[s.seat])
-    hand.remove(move.tile)
-    set_hand(s, s.seat, hand)
+    take_from_hand(s, s.seat, move.tile)
     st = replace(st, laid=(*st.laid, (move.pos - 1, move.tile, move.kind)))
     s.strike = st
     if len(st.laid) == STRIKES:
