@@ -31,7 +31,9 @@ def record(game: str, out: Path, decisions: int = 40) -> Path:
     spec = GAMES[game]
     with tempfile.TemporaryDirectory() as tmp:
         service = GameService(MemoryStore(), Path(tmp))
-        started = service.new_game(game, seed=11, seat=0, bots=spec["bots"], ruleset=spec["ruleset"])
+        started = service.new_game(
+            game, seed=11, seat=0, bots=spec["bots"], ruleset=spec["ruleset"]
+        )
         gid, cred = started.game_id, started.credential
         for _ in range(decisions):
             view = service.show(gid, cred)
