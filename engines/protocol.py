@@ -136,6 +136,13 @@ class Engine(ABC, Generic[S, M]):
     fallback_ends_turn: ClassVar[bool] = False
     """True where a fallback plays default moves until the seat's turn is over (sequential games
     whose turn is several moves), not just one move."""
+    rules_version: ClassVar[int] = 1
+    """Bumped whenever a change to the rules makes the same (ruleset, seed, moves) reach another
+    state: a record written under another version cannot be re-simulated, and `replay` says so."""
+    view_version: ClassVar[int] = 1
+    """Bumped whenever what `observe` or `news` gives for a state changes: a recorded view digest
+    of another version cannot be regenerated, and `replay` says so instead of calling it a
+    mismatch."""
     supports_talk: ClassVar[bool] = False
     """True where talk is part of the game's state (caps, delivery next turn); otherwise the host
     keeps talk as a chat beside the game."""

@@ -279,6 +279,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         report = replay(path, on_view=show_view if args.views else None)
         status = "ok" if report.ok else "FAIL"
         end = "finished" if report.finished else "unfinished"
+        if report.ok and not report.complete:
+            end += ", partly checked"
         game = report.game or "unreadable"
         print(
             f"{status} {path}: {game}, {report.transitions} transitions, "
@@ -286,6 +288,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
         for problem in report.mismatches:
             print(f"  {printable(problem)}")
+        for gap in report.not_checked:
+            print(f"  {printable(gap)}")
         failed += 0 if report.ok else 1
     return 1 if failed else 0
 

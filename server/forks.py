@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engines import GameError
+from ..engines import GameError, get_engine
 from ..transcripts.events import Batch, Event, ForkPoint, Header, Move, Settle, StateTalk
 from .errors import BadArgument
 from .referee import Referee
@@ -35,6 +35,14 @@ class Parent:
 def prefix(parent: Parent, at: int) -> list[Transition]:
     """The parent's transitions before decision `at`: moves and resolves of decisions 0..at-1,
     and talk queued in them. A settle ends the game, so no fork reaches past one."""
+    engine = get_engine(parent.header.game)
+    if parent.header.rules_version != engine.rules_version:
+        raise BadArgument(
+            f"The game {parent.game_id} was recorded by {parent.header.game} rules version "
+            f"{parent.header.rules_version}; this server plays version {engine.rules_version}, "
+            "so its positions cannot be re-created to fork from.",
+            allowed=f"a game of rules version {engine.rules_version}",
+        )
     decisions = sum(1 for e in parent.events if isinstance(e, Move | Batch))
     if at > decisions:
         raise BadArgument(

@@ -183,6 +183,8 @@ class Lobby:
             seed=seed,
             seats=[SeatEntry(index=s.index, name=s.name, player=s.player()) for s in seats],
             fork=fork,
+            rules_version=engine.rules_version,
+            view_version=engine.view_version,
             wall={"created": now},
         )
         events.insert(0, header)

@@ -78,6 +78,8 @@ def play(plan: Planned) -> dict[str, Any]:
             ruleset=record.ruleset,
             seed=plan.seed,
             seats=[SeatEntry(index=s.index, name=s.name, player=s.player()) for s in seats],
+            rules_version=engine.rules_version,
+            view_version=engine.view_version,
             wall={"created": now},
         )
     ]

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except ReplayBookError as exc:
         print(
-            f"cogs-arena view: {args.transcript} does not replay: {printable(str(exc))}",
+            f"cogs-arena view: {args.transcript} cannot be shown: {printable(str(exc))}",
             file=sys.stderr,
         )
         return 1

@@ -79,6 +79,10 @@ class Header(_Event):
     seed: int | str
     seats: list[SeatEntry]
     fork: ForkPoint | None = None
+    rules_version: int = 1
+    """The engine's `rules_version` when the game was recorded (a record without one: 1)."""
+    view_version: int = 1
+    """The engine's `view_version` when the game was recorded (a record without one: 1)."""
 
 
 class Join(_Event):

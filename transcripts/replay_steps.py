@@ -92,6 +92,12 @@ def build_book(events: Sequence[Event]) -> ReplayBook:
         state: Any = engine.new_game(engine.ruleset(header.ruleset), header.seed)
     except Exception as exc:  # the record names a game or ruleset this install cannot start
         raise ReplayBookError(f"line 1: cannot start the game: {exc}") from None
+    if header.rules_version != engine.rules_version:
+        raise ReplayBookError(
+            f"recorded by {header.game} rules version {header.rules_version}; this engine plays "
+            f"version {engine.rules_version}, so its positions cannot be re-created (the record "
+            "is not corrupt: `cogs-arena replay` checks what it can)"
+        )
     players = [seat.player for seat in header.seats]
     for event in events:
         if isinstance(event, Join) and 0 <= event.seat < len(players):

@@ -35,6 +35,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
     simultaneous: ClassVar[bool] = True
     ruleset_model: ClassVar[type[Ruleset]] = ChemistryRuleset
     supports_talk: ClassVar[bool] = False
+    rules_version: ClassVar[int] = 2
+    """2: the kernel and order intake of DECISIONS C24 (rules.md C24): supply's nearest approach
+    cell, hoarding from home, ignored fields, cut text, the pad stall, the reference's ranges."""
 
     # ---- rulesets and setup -------------------------------------------------------------
 
