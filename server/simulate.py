@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any
+from typing import Any, TextIO
 
 from ..engines import InvalidRuleset, get_engine
 from ..engines.registry import available
@@ -120,32 +120,38 @@ def played(plan: Sequence[Planned], jobs: int) -> Iterator[dict[str, Any]]:
 
 
 class Progress:
-    """`[#####.....] 40/100 games, 12.3 games/s` redrawn on stderr."""
+    """`[#####.....] 40/100 games, 12.3 games/s` redrawn on a terminal's stderr; elsewhere (a log
+    file, a pipe) a plain line every `EVERY_PLAIN` seconds and at the end, so logs hold no
+    carriage returns."""
 
     WIDTH = 30
 
     EVERY = 0.1
     """Seconds between redraws: a long series must not flood the terminal."""
+    EVERY_PLAIN = 10.0
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
         self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.terminal = self.stream.isatty()
         self.started = time.monotonic()
-        self.drawn = 0.0
+        self.drawn = self.started if not self.terminal else 0.0
 
     def show(self, done: int) -> None:
         now = time.monotonic()
-        if done < self.total and now - self.drawn < self.EVERY:
+        every = self.EVERY if self.terminal else self.EVERY_PLAIN
+        if done < self.total and now - self.drawn < every:
             return
         self.drawn = now
-        filled = self.WIDTH * done // self.total
         rate = done / max(now - self.started, 1e-9)
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games, "
-            f"{rate:.1f} games/s"
-        )
-        if done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+        counts = f"{done}/{self.total} games, {rate:.1f} games/s"
+        if self.terminal:
+            filled = self.WIDTH * done // self.total
+            bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}]"
+            self.stream.write(f"\r{bar} {counts}" + ("\n" if done == self.total else ""))
+        else:
+            self.stream.write(f"simulate: {counts}\n")
+        self.stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
