@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .distinct import game_key
 from .events import Footer, Header, Player
 from .io import read_transcript
 from .score import UNREADABLE, ScoreProblem, label_of, player_name, seat_tallies
@@ -46,6 +47,8 @@ class SeatResult:
     tool_calls: int | None
     """From the footer's counters when the host recorded them."""
     wall_seconds: float | None
+    game_key: str = ""
+    """Equal for every record of the same game played again (`distinct.game_key`)."""
 
     def label(self, by: str) -> str:
         return label_value(self.player, by)
@@ -133,6 +136,7 @@ def game_rows(path: str | Path) -> list[SeatResult]:
     game_id = Path(path).name.removesuffix(".jsonl")
     digest = ruleset_digest(header.ruleset)
     wall = _wall_seconds(header, footer)
+    key = game_key(events)
     return [
         SeatResult(
             path=str(path),
@@ -153,6 +157,7 @@ def game_rows(path: str | Path) -> list[SeatResult]:
             moves=tally.moves,
             tool_calls=_tool_calls(footer, index),
             wall_seconds=wall,
+            game_key=key,
         )
         for index, tally in enumerate(tallies)
     ]
