@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engines.errors import GameError
+from .store.errors import StoreUnavailable as StoreUnavailable  # the store's, passed on
 
 
 class ServiceError(GameError):
@@ -35,9 +36,3 @@ class LimitReached(ServiceError):
     """A bound of the server (live games, games a minute, talk lines) was reached."""
 
     code = "limit_reached"
-
-
-class StoreUnavailable(ServiceError):
-    """The shared store could not be reached: nothing was read or changed."""
-
-    code = "store_unavailable"

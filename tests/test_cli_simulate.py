@@ -16,7 +16,8 @@ from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.simulate import FUN_NUMBERS
 from cogs_arena.server.cli.main import main as cli_main
 from cogs_arena.server.series.play import Planned, play
-from cogs_arena.transcripts import read_transcript, replay, score_files
+from cogs_arena.transcripts import read_transcript, replay
+from cogs_arena.transcripts.evaluation.score import score_files
 from cogs_arena.transcripts.events import Header
 
 

@@ -48,7 +48,8 @@ from cogs_arena.server.errors import StaleDecision
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store.sqlite import SqliteStore
-from cogs_arena.transcripts import replay, score_files
+from cogs_arena.transcripts import replay
+from cogs_arena.transcripts.evaluation.score import score_files
 
 EXAMPLES = int(os.environ.get("COGS_FUZZ_EXAMPLES", "2000"))
 CODES = {

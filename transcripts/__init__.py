@@ -1,6 +1,10 @@
-"""The game record: typed events, transcript files, replay verification and scoring."""
+"""The game record: typed events each with its audience (`events`), who may see what
+(`redact`), writing and reading transcript files (`io`), and replay verification (`replay`).
+Evaluation (`transcripts.evaluation`) and the HTML viewer (`transcripts.viewer`) read the record;
+the record imports neither.
 
-from .evaluation.score import LabelScore, ScoreProblem, ScoreResult, score_files, seat_label
+May import: `engines` only."""
+
 from .events import SCHEMA_VERSION, Event, event_json, parse_event, view_digest
 from .io import TranscriptDir, TranscriptError, read_transcript, strip_wall
 from .replay import ReplayReport, replay, replay_events
@@ -8,10 +12,7 @@ from .replay import ReplayReport, replay, replay_events
 __all__ = [
     "SCHEMA_VERSION",
     "Event",
-    "LabelScore",
     "ReplayReport",
-    "ScoreProblem",
-    "ScoreResult",
     "TranscriptDir",
     "TranscriptError",
     "event_json",
@@ -19,8 +20,6 @@ __all__ = [
     "read_transcript",
     "replay",
     "replay_events",
-    "score_files",
-    "seat_label",
     "strip_wall",
     "view_digest",
 ]

@@ -22,32 +22,14 @@ from typing import Any
 
 from ..protocol import Bot, LegalMoves
 from ..rng import Stream
-from .bot_view import NEAR9, BoardView, Pos, blocks_of, cheb, hand_of, home_of
+from .bot_view import NEAR9, BoardView, Pos, blocks_of, cheb
+from .tile_choice import pile_pick, sane_discard
 from .tiles import START, Face, beats, face_from_text, fits
-
-
-def tile_value(face: Face, home: int) -> float:
-    """How much a tile is worth keeping: home singles paint estates, blends score borders."""
-    n = len(set(face))
-    if n == 1:
-        return 3.0 if face[0] == home else 1.0
-    return 2.0 if n == 2 else 2.5
-
-
-def worst_tile(faces: Sequence[Face], hand: Sequence[int], home: int) -> int:
-    return min(hand, key=lambda t: (tile_value(faces[t - 1], home), t))
-
-
-def _sane_discard(obs: Mapping[str, Any]) -> str:
-    hand = hand_of(obs)
-    home = home_of(obs)
-    tile = min(hand, key=lambda tf: (tile_value(tf[1], home), tf[0]))[0]
-    return f"discard t{tile}"
 
 
 def random_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     if obs["phase"] in ("discard", "loss"):
-        return _sane_discard(obs)
+        return sane_discard(obs)
     return rng.choice(menu.moves).notation
 
 
@@ -172,21 +154,6 @@ def _candidates(v: BoardView, near_only: bool) -> list[tuple[float, str]]:
     return out
 
 
-def _pile_pick(v: BoardView, notes: list[str]) -> str:
-    """The tile to give a guardian: blends defend best; home singles are kept for painting."""
-
-    def keep(notation: str) -> tuple[float, int]:
-        tile = int(notation.split()[1][1:])
-        face = next(f for t, f in v.hand if t == tile)
-        n = len(set(face))
-        strength = {1: 0.0, 2: 1.0, 3: 2.0}[n]
-        if n == 1 and face[0] == v.home:
-            strength -= 1.0
-        return (-strength, tile)
-
-    return min(notes, key=keep)
-
-
 def _target(v: BoardView) -> Pos | None:
     turn = v.obs.get("turn", {})
     hx, hy = v.hero
@@ -267,7 +234,7 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
         if (era := era_builder(obs, menu)) is not None:
             return era
     if phase in ("discard", "loss"):
-        return _sane_discard(obs)
+        return sane_discard(obs)
     if phase == "turn":
         return _turn(BoardView(obs), menu)
     if phase == "walk":
@@ -281,14 +248,14 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
             at = (obs["pick"]["at"][0], obs["pick"]["at"][1])
             land = v.squares.get(at, START)
             if land != START and v.land_count(at, land) >= 2 and picks:
-                return _pile_pick(v, picks)
+                return pile_pick(v, picks)
             return "skip"
         if obs["pick"]["for"] == "swap":
             dead = _dead(v)
             if dead:
                 return f"pick t{dead[0]}"
             return "done" if obs["pick"]["count"] else picks[0]
-        return _pile_pick(v, picks)
+        return pile_pick(v, picks)
     return "end"
 
 
@@ -398,7 +365,7 @@ def _turn(v: BoardView, options: LegalMoves) -> str:
                     f"pick {n.split()[1]}" for n in menu.of("bolster") if n.endswith(" " + gid)
                 ]
                 if offers:
-                    tile = _pile_pick(v, offers).split()[1]  # the menu's entry (with a kind)
+                    tile = pile_pick(v, offers).split()[1]  # the menu's entry (with a kind)
                     return next(n for n in menu.of("bolster") if n.split()[1:3] == [tile, gid])
         if len(_dead(v)) >= 3 and len(v.hand) >= 8:
             return "swap"

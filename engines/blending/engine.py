@@ -27,7 +27,7 @@ from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
 from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
-from .bots import BOTS, worst_tile
+from .bots import BOTS
 from .eras.dispatch import era_apply, era_default, menu_of
 from .eras.rules_text import era_prompt, era_rules
 from .moves import Move
@@ -37,6 +37,7 @@ from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
 from .state import State, from_json, to_json
+from .tile_choice import worst_tile
 from .tiles import CLASS_NAME, fits, pips
 
 INSTRUCTIONS = (

@@ -79,7 +79,7 @@ def _num(value: Any) -> str:
 
 def run_compare(args: argparse.Namespace) -> int:
     from .numbers import summary
-    from .simulate import Progress, Refused, plan_series, played
+    from .plan import Progress, Refused, plan_series, played
 
     try:
         base = json.loads(args.rules)

@@ -28,7 +28,7 @@ import psycopg_pool
 from psycopg_pool import ConnectionPool
 
 from ...transcripts.events import Event, event_json, parse_event
-from ..errors import StoreUnavailable
+from .errors import StoreUnavailable
 from .memory import (
     Commit,
     GameBusy,

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...protocol import LegalMoves
 from ..bot_view import BoardView
-from ..bots import _pile_pick, _sane_discard
+from ..tile_choice import pile_pick, sane_discard
 from ..tiles import KIND_NAME, Face, beats, face_from_text
 
 Plan = list[tuple[int, int, int]]
@@ -158,7 +158,7 @@ def _announce(obs: Mapping[str, Any]) -> str:
 
 
 def _pick(v: BoardView, obs: Mapping[str, Any]) -> str:
-    choice = _pile_pick(v, [f"pick t{t}" for t, _ in v.hand])
+    choice = pile_pick(v, [f"pick t{t}" for t, _ in v.hand])
     if obs["combat"] != "three":
         return choice
     face = next(f for t, f in v.hand if f"pick t{t}" == choice)
@@ -174,7 +174,7 @@ def era_builder(obs: Mapping[str, Any], menu: LegalMoves) -> str | None:
     phase, style = obs["phase"], obs.get("combat", "match")
     v = BoardView(obs)
     if phase == "pick" and obs["pick"]["for"] == "tax":  # BE17: pay with the least useful
-        return _sane_discard(obs).replace("discard", "pick")
+        return sane_discard(obs).replace("discard", "pick")
     if style == "match":
         return None
     if phase == "pick" and obs["pick"]["for"] in ("guardian", "rebuild") and v.hand:

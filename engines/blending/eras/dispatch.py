@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ...errors import IllegalMove
 from ...protocol import MoveInfo
-from ..bots import worst_tile
 from ..edits import home
 from ..menu import entries, turn_entries
 from ..moves import Move
 from ..state import State
+from ..tile_choice import worst_tile
 from ..tiles import KIND_NAME, describe, face_text
 from . import legacy, merge, piles, three
 from .guardians import kind_of, power, rebuild_required

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ..state import State
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -46,7 +43,20 @@ class Duel:
     results: tuple[str, ...] = ()
 
 
-def era_json(s: State) -> dict[str, Any]:
+class EraFields(Protocol):
+    """What `era_json` reads of a game state (the state imports this module, not the reverse)."""
+
+    @property
+    def last_round(self) -> bool: ...
+    @property
+    def pick_kinds(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def strike(self) -> Strike | None: ...
+    @property
+    def duel(self) -> Duel | None: ...
+
+
+def era_json(s: EraFields) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if s.last_round:
         out["last_round"] = True

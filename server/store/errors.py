@@ -1,0 +1,11 @@
+"""The store's own errors, which the host passes on to clients as they are (a `[code]` each)."""
+
+from __future__ import annotations
+
+from ...engines.errors import GameError
+
+
+class StoreUnavailable(GameError):
+    """The shared store could not be reached: nothing was read or changed."""
+
+    code = "store_unavailable"
