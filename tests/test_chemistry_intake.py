@@ -198,3 +198,13 @@ async def test_the_prompt_and_the_rules_resource_say_how_orders_are_read(tmp_pat
             text = (await client.read_resource(uri)).contents[0].text  # type: ignore[union-attr]
             assert "## How orders are read" in text and "**C24." in text
             assert "The host's `talk` tool is" in text and "refused in Chemistry" in text
+
+
+def test_a_clamped_vat_is_told_too() -> None:
+    """Not silent: a vat absent from the variant is clamped to the coldest present vat (C7),
+    and the notice names both."""
+    s = game(variant="two-cycles")
+    move = ENGINE.parse_move(s, 0, "supply resin cobalt")
+    assert move == Order("supply", 0, 0)
+    (notice,) = ENGINE.move_notices(move)
+    assert "cobalt is not in this variant" in notice and "amber" in notice
