@@ -32,14 +32,14 @@ class ChemistryEngine(Engine[ChemState, Move]):
         "Eight couriers carry feedstock from vents to reaction vats under standing orders set "
         "once per shift; reactions spill food on the vats' rings, and score is food eaten."
     )
-    simultaneous: ClassVar[bool] = True
-    ruleset_model: ClassVar[type[Ruleset]] = ChemistryRuleset
-    supports_talk: ClassVar[bool] = False
     talk_refused: ClassVar[str | None] = (
         "Chemistry has one talk channel, the `say:` line of your order (at most 80 characters, "
         "longer is cut; every seat reads it at the next shift), so the talk tool is refused. "
         "Nothing was sent."
     )
+    simultaneous: ClassVar[bool] = True
+    ruleset_model: ClassVar[type[Ruleset]] = ChemistryRuleset
+    supports_talk: ClassVar[bool] = False
 
     # ---- rulesets and setup -------------------------------------------------------------
 
