@@ -14,9 +14,9 @@ from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
 from cogs_arena.engines.chemistry.moves import Order
 from cogs_arena.prompts import seat_prompt
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript
 from cogs_arena.transcripts.events import Attempt
 
