@@ -146,6 +146,9 @@ class Engine(ABC, Generic[S, M]):
     supports_talk: ClassVar[bool] = False
     """True where talk is part of the game's state (caps, delivery next turn); otherwise the host
     keeps talk as a chat beside the game."""
+    talk_refused: ClassVar[str | None] = None
+    """Where the rules give talk its own channel inside the move, why the host's `talk` tool is
+    refused (and where to talk instead); None keeps the tool."""
 
     # ---- rulesets and setup -------------------------------------------------------------
 
@@ -201,6 +204,11 @@ class Engine(ABC, Generic[S, M]):
 
     @abstractmethod
     def move_json(self, move: M) -> JSON: ...
+
+    def move_notices(self, move: M) -> tuple[str, ...]:
+        """What reading `move` changed without refusing it (a field dropped, a line cut), for
+        the answer to the seat; the move's text is what was accepted."""
+        return ()
 
     def move_schema(self) -> dict[str, JSON]:
         """The JSON Schema of `move_json`'s form (what `move_from_json` reads), titled by the

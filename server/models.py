@@ -111,6 +111,9 @@ class PlayResult(BaseModel):
     not_applied: Rejection | None = None
     """Moves of a batch that were left unplayed, not rejected (a required discard came first);
     nothing is counted against the seat."""
+    read_notes: list[str] = Field(default_factory=list)
+    """What reading the accepted moves changed without refusing them (a field the move does
+    not use was dropped, a line over its limit was cut); `accepted` shows what was taken."""
     submitted_waiting: bool = False
     replayed: bool = False
     """True when this answers a request id seen before: nothing was applied again."""

@@ -95,7 +95,10 @@ class Desk:
                 return self._refuse(session, args, seat, None, exc, started)
             decision = record.decision
             applied: list[Event] = []
-            accepted, rejection, last_bad, stopped = self._submit(session, seat, args, applied)
+            notices: list[str] = []
+            accepted, rejection, last_bad, stopped = self._submit(
+                session, seat, args, applied, notices
+            )
             fallback: str | None = None
             if rejection is not None:
                 seat_rec.counters.rejected += 1
@@ -112,7 +115,7 @@ class Desk:
             seat_rec.counters.accepted += len(accepted)
             if accepted or fallback:
                 self.referee.advance(session, applied)
-            note = None if stopped is None else stopped.reason
+            note = (" ".join(notices) or None) if stopped is None else stopped.reason
             events.append(
                 _attempt(
                     args, seat, decision, accepted, rejection, started, counted=True, note=note
@@ -128,6 +131,7 @@ class Desk:
                 accepted=accepted,
                 rejected=rejection,
                 not_applied=stopped,
+                read_notes=notices,
                 fallback=fallback,
                 submitted_waiting=session.engine.simultaneous and seat in record.pending,
                 view=view,
@@ -175,11 +179,17 @@ class Desk:
         raise error
 
     def _submit(
-        self, session: Session, seat: int, args: PlayInput, applied: list[Event]
+        self,
+        session: Session,
+        seat: int,
+        args: PlayInput,
+        applied: list[Event],
+        notices: list[str],
     ) -> tuple[list[str], Rejection | None, Any, Rejection | None]:
         """Applies (sequential) or records (simultaneous) the submission; returns the accepted
         texts, the first rejection, the rejected move, and where a batch stopped uncounted
-        (before a required discard), if any."""
+        (before a required discard), if any. `notices` gets what reading each accepted move
+        changed without refusing it."""
         engine, record = session.engine, session.record
         opening_menu = Opening(session.legal_moves, session.state, seat)
         if engine.simultaneous:
@@ -213,6 +223,7 @@ class Desk:
                 else:
                     self.referee.apply(session, seat, parsed, applied)
                 accepted.append(text)
+                notices.extend(engine.move_notices(parsed))
             except LeakyLine as exc:
                 # Not kept for the fallback either: the line must not be posted at all.
                 return accepted, _rejection(index, value, exc), None, None
@@ -229,6 +240,12 @@ class Desk:
             names = [s.name for s in record.seats]
             if record.status == "over":
                 raise GameOver("The game is over; nobody is listening.")
+            if engine.talk_refused is not None:
+                # Refused before anything is counted or written: the game, store and
+                # transcript stay as they were.
+                raise IllegalMove(
+                    engine.talk_refused, allowed="talk as part of your move, with play"
+                )
             targets = (
                 None if not args.to else tuple(sorted({seat_index(names, t) for t in args.to}))
             )

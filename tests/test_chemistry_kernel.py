@@ -74,7 +74,7 @@ def test_supply_carries_to_the_pad_and_drops() -> None:
 
 
 def test_supply_holding_something_else_steps_off_the_pad_then_drops() -> None:
-    room = room_with({0: (cell(16, 4), (1,))})
+    room = room_with({0: (cell(16, 3), (1,))})
     assert act(room, 0, Order("supply", 2, 1)) == MOVE_N  # off the pad first, never a misdrop
     room = room_with({0: (cell(6, 14), (1,))})
     assert act(room, 0, Order("supply", 2, 1)) == DROP
@@ -84,7 +84,7 @@ def test_supply_holding_something_else_steps_off_the_pad_then_drops() -> None:
 
 def test_no_loose_unit_waits_at_the_vents_first_free_approach_cell() -> None:
     room = room_with({0: (cell(4, 6), ())})
-    assert act(room, 0, SUPPLY_RESIN_AMBER) == MOVE_N  # toward (4,2), north of the vent
+    assert act(room, 0, SUPPLY_RESIN_AMBER) == MOVE_N  # toward (4,4), south of the vent
     room = room_with({0: (cell(4, 2), ())})
     assert act(room, 0, SUPPLY_RESIN_AMBER) == WAIT
     room = room_with({0: (cell(4, 2), ()), 1: (cell(6, 3), ())})
@@ -125,9 +125,9 @@ def test_hoard_goes_home_and_drops() -> None:
     assert act(room, 1, Order("hoard", 0)) == MOVE_N  # home (2,4)
     room = room_with({1: (cell(2, 4), (0,))})
     assert act(room, 1, Order("hoard", 0)) == DROP
-    # A unit already on the home is not fetched again; the vent's unit is.
+    # C24: a unit already on the home is loose like any other, and the nearest.
     room = room_with({1: (cell(2, 4), ())}, molecules=((cell(2, 4), 0), (cell(4, 2), 0)))
-    assert act(room, 1, Order("hoard", 0)) in (MOVE_N, MOVE_E)
+    assert act(room, 1, Order("hoard", 0)) == TAKE
 
 
 def test_idle_waits() -> None:

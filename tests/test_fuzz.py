@@ -63,7 +63,7 @@ GAMES = ("influence", "territory", "chemistry", "blending")
 FAST_RULES: dict[str, dict[str, Any]] = {
     "influence": {"max_turns": 6},
     "territory": {"turns": 2},
-    "chemistry": {"shifts": 1, "ticks_per_shift": 5},
+    "chemistry": {"shifts": 1, "ticks_per_shift": 10},
     "blending": {"end_rounds": 1},
 }
 INPUTS: dict[str, type[inputs.ToolInput]] = {

@@ -230,12 +230,14 @@ async def test_chemistry_pending_orders_notes_and_whispers(tmp_path: Path, backe
         await t.check("start")
         say, notes = t.plant("mkChemSayArgon", argon), t.plant("mkChemNotesArgon", argon)
         t.play(argon, move=f"forage\nsay: {say}\nnotes: {notes}", why=t.plant("mkChemWhy", argon))
-        t.talk(borax, t.plant("mkChemDmBoraxCinder", borax, cinder), to=["Cinder"])
+        # rules.md C24: Chemistry's one talk channel is the `say:` line; a whisper is refused
+        # and reaches nobody (this test delivered it to Cinder before).
+        with pytest.raises(IllegalMove, match="`say:`"):
+            t.talk(borax, t.plant("mkChemDmBoraxCinder", borax), to=["Cinder"])
         t.fails(cinder, move="forage nowhere\nnotes: " + t.plant("mkChemRejected1", cinder))
         result = t.play(cinder, move="forage nowhere\nnotes: " + t.plant("mkChemRej2", cinder))
         assert result.fallback is not None
         await t.check("pending: Borax has not submitted")
-        await t.expect_seen(cinder, "mkChemDmBoraxCinder")
         t.plant("mkChemNotesBorax", borax)
         t.play(borax, move="idle\nnotes: mkChemNotesBorax", reveal={say: EVERYONE})
         await t.check("resolved")
@@ -285,7 +287,10 @@ async def test_deadline_fallbacks_are_told_to_the_late_seat_only(
         late = movers(t)[0]
         others = [s for s in seats if s != late]
         listener = others[0]
-        t.talk(late, t.plant("mkDlWhisper", late, listener), to=[t.names[listener]])
+        # Chemistry talks only by its orders' `say:` line (rules.md C24): no whisper there.
+        whisper = kind != "chemistry"
+        if whisper:
+            t.talk(late, t.plant("mkDlWhisper", late, listener), to=[t.names[listener]])
         if simultaneous:
             # The others submit with notes; the late seat never does.
             for seat in others:
@@ -306,7 +311,8 @@ async def test_deadline_fallbacks_are_told_to_the_late_seat_only(
         for seat in others:
             assert t.view(seat).fallbacks == [], "fallbacks are told to their seat only"
         await t.check("after the deadline")
-        await t.expect_seen(listener, "mkDlWhisper")
+        if whisper:
+            await t.expect_seen(listener, "mkDlWhisper")
         # Everyone misses the next deadline: each seat learns of its own fallback only.
         due = movers(t)
         now[0] += 31.0
@@ -442,7 +448,9 @@ async def test_errors_of_one_seat_carry_no_secret_of_another(tmp_path: Path, bac
 
 def test_cursors_do_not_count_what_others_say_in_private(tmp_path: Path) -> None:
     service = GameService(SqliteStore(tmp_path / "a.sqlite3"), tmp_path / "t")
-    game = service.new_game("chemistry", seed=4, bots=["open", "open"] + ["courier"] * 5)
+    # Blending keeps talk beside the game (Chemistry, used here before, refuses the talk tool
+    # since rules.md C24).
+    game = service.new_game("blending", seed=4, bots=["open", "open", "builder"])
     t = Table.seated(service, game)
     me, other, third = sorted(t.creds)
     before_view = service.show(t.gid, t.creds[third]).log_cursor

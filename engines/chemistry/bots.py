@@ -35,11 +35,12 @@ def _best_vat(view: Mapping[str, Any]) -> int:
 
 
 def lane_table(view: Mapping[str, Any]) -> list[tuple[Lane, int, int]]:
-    """Every (vat, feedstock) lane with its need (target − stock; target 3 when the vat is cold,
-    else 2) and the vat's charge, in lane order."""
+    """Every (vat, feedstock) lane with its need (target − stock; target `cold_start_cost` when
+    the vat is cold (rules.md C24), else 2) and the vat's charge, in lane order."""
+    cold_target = int(view["ruleset"]["cold_start_cost"])
     out = []
     for v, charge, stock in _vats(view):
-        target = 3 if charge == 0 else 2
+        target = cold_target if charge == 0 else 2
         for k, sp in enumerate(VAT_TAKES[v]):
             out.append(((v, sp), target - stock[k], charge))
     return out

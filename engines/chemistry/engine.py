@@ -32,6 +32,11 @@ class ChemistryEngine(Engine[ChemState, Move]):
         "Eight couriers carry feedstock from vents to reaction vats under standing orders set "
         "once per shift; reactions spill food on the vats' rings, and score is food eaten."
     )
+    talk_refused: ClassVar[str | None] = (
+        "Chemistry has one talk channel, the `say:` line of your order (at most 80 characters, "
+        "longer is cut; every seat reads it at the next shift), so the talk tool is refused. "
+        "Nothing was sent."
+    )
     simultaneous: ClassVar[bool] = True
     ruleset_model: ClassVar[type[Ruleset]] = ChemistryRuleset
     supports_talk: ClassVar[bool] = False
@@ -105,8 +110,10 @@ class ChemistryEngine(Engine[ChemState, Move]):
             instructions=(
                 f"{holding}Pick the standing order your cog follows for the next "
                 f"{rs.ticks_per_shift} ticks. You may add a line `say: ...` (at most 80 "
-                "characters, every seat reads it next shift) and a line `notes: ...` (at most "
-                "320 characters, private to you; leave it out to keep your current notes)."
+                "characters, every seat reads it next shift; it is the only way to talk) and a "
+                "line `notes: ...` (at most 320 characters, private to you; leave it out to keep "
+                "your current notes). Longer lines are cut; a field the job does not use is "
+                "ignored."
             ),
         )
 
@@ -115,7 +122,11 @@ class ChemistryEngine(Engine[ChemState, Move]):
         if order.reactor is None or order.reactor in state.ruleset.vats:
             return order
         lowest = min(state.vats, key=lambda v: (v.charge, v.vat))
-        return replace(order, reactor=lowest.vat)
+        notice = (
+            f"{VATS[order.reactor]} is not in this variant: the order goes to the coldest "
+            f"present vat, {VATS[lowest.vat]}."
+        )
+        return replace(order, reactor=lowest.vat, notices=(*order.notices, notice))
 
     def _finish(self, state: ChemState, move: Move) -> Move:
         if state.ruleset.control == "ticks":
@@ -127,6 +138,7 @@ class ChemistryEngine(Engine[ChemState, Move]):
             return move
         if not isinstance(move, Order):
             raise IllegalMove("Send a standing order, not a raw action.", allowed=mv.ORDER_SYNTAX)
+        move = mv.drop_unused(move)
         mv.check_order(state.ruleset, move)
         return self._clamp(state, move)
 
@@ -144,6 +156,9 @@ class ChemistryEngine(Engine[ChemState, Move]):
 
     def move_text(self, move: Move) -> str:
         return mv.move_text(move)
+
+    def move_notices(self, move: Move) -> tuple[str, ...]:
+        return move.notices if isinstance(move, Order) else ()
 
     def move_json(self, move: Move) -> JSON:
         return mv.move_json(move)
@@ -178,6 +193,8 @@ class ChemistryEngine(Engine[ChemState, Move]):
             room.run_tick(None, [m.code for m in chosen if isinstance(m, Action)])
             notes = state.notes
         else:
+            # The notices were for the seat's answer; the state keeps the order alone.
+            chosen = tuple(replace(m, notices=()) if isinstance(m, Order) else m for m in chosen)
             orders = [m if isinstance(m, Order) else None for m in chosen]
             while True:
                 room.run_tick(orders, None)

@@ -3,6 +3,8 @@
 An order reads `supply resin amber`, `forage`, `forage beryl`, `hoard spark` or `idle`,
 optionally followed by a line `say: ...` (at most 80 characters, shown to every seat next shift)
 and a line `notes: ...` (at most 320 characters, private; omitted keeps the previous notes).
+Reading is lenient where the reference is (rules.md C24): a field the job does not use is dropped
+and a line over its limit is cut, and the order carries a notice of each (`Order.notices`).
 Under `control: ticks` a move is one action: N, E, S, W, take, drop or wait.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -26,8 +28,8 @@ NOTES_MAX = 320
 
 ORDER_SYNTAX = (
     "one line `supply <molecule> <vat>` | `forage [<vat>]` | `hoard <molecule>` | `idle`, "
-    "then optionally a line `say: <up to 80 chars>` and a line `notes: <up to 320 chars>`; "
-    "e.g. `supply resin amber` or `forage beryl\\nsay: going for food`"
+    "then optionally a line `say: <up to 80 chars>` and a line `notes: <up to 320 chars>` "
+    "(longer is cut); e.g. `supply resin amber` or `forage beryl\\nsay: going for food`"
 )
 ACTION_TEXT = {
     WAIT_CODE: "wait",
@@ -62,6 +64,9 @@ class Order:
     say: str = ""
     notes: str | None = None
     """None keeps the seat's previous notes."""
+    notices: tuple[str, ...] = field(default=(), compare=False)
+    """What reading the order changed without refusing it (a field dropped, a line cut), for
+    the answer to the seat. Not part of the order: its text, JSON and equality leave it out."""
 
     @property
     def head(self) -> str:
@@ -104,26 +109,33 @@ def move_text(move: Move, *, with_notes: bool = True) -> str:
     return order_text(move, with_notes=with_notes)
 
 
-def _clean_say(say: str) -> str:
+CUT_MARK = "…"
+
+
+def _cut(text: str, limit: int, name: str, notices: list[str]) -> str:
+    """C24: a line over `limit` characters keeps its first limit - 1 and ends in CUT_MARK
+    (Python slices by code point, so a character is never split)."""
+    if len(text) <= limit:
+        return text
+    notices.append(
+        f"`{name}` was {len(text)} characters; it was cut to {limit} (the first {limit - 1} "
+        f"and {CUT_MARK!r}). The order stands."
+    )
+    return text[: limit - 1] + CUT_MARK
+
+
+def _clean_say(say: str, notices: list[str]) -> str:
+    # Newlines and runs of spaces become one space: `say` is one line.
     say = " ".join(say.split())
-    if len(say) > SAY_MAX:
-        raise MalformedMove(
-            f"`say` is {len(say)} characters; the limit is {SAY_MAX}.", allowed=ORDER_SYNTAX
-        )
     if _NOTES_MARK.search(say):
         raise MalformedMove("`say` may not contain `notes:`.", allowed=ORDER_SYNTAX)
-    return say
+    return _cut(say, SAY_MAX, "say", notices)
 
 
-def _clean_notes(notes: str | None) -> str | None:
+def _clean_notes(notes: str | None, notices: list[str]) -> str | None:
     if notes is None:
         return None
-    notes = notes.strip()
-    if len(notes) > NOTES_MAX:
-        raise MalformedMove(
-            f"`notes` is {len(notes)} characters; the limit is {NOTES_MAX}.", allowed=ORDER_SYNTAX
-        )
-    return notes or None
+    return _cut(notes.strip(), NOTES_MAX, "notes", notices) or None
 
 
 def _split_fields(text: str) -> tuple[str, str, str | None]:
@@ -172,7 +184,9 @@ def parse_order(text: str) -> Order:
                 f"{', '.join(VATS)}.",
                 allowed=ORDER_SYNTAX,
             )
-    return Order(job, molecule, reactor, _clean_say(say), _clean_notes(notes))
+    notices: list[str] = []
+    say = _clean_say(say, notices)
+    return Order(job, molecule, reactor, say, _clean_notes(notes, notices), tuple(notices))
 
 
 def parse_action(text: str) -> Action:
@@ -226,12 +240,15 @@ def order_from_json(data: Any) -> Order:
     notes = data.get("notes")
     if not isinstance(say, str) or not (notes is None or isinstance(notes, str)):
         raise MalformedMove("`say` and `notes` are texts.", allowed=ORDER_SYNTAX)
+    notices: list[str] = []
+    clean_say = _clean_say(say, notices)
     return Order(
         job.strip().lower(),
         _name(data, "molecule", SPECIES),
         _name(data, "reactor", VATS),
-        _clean_say(say),
-        _clean_notes(notes),
+        clean_say,
+        _clean_notes(notes, notices),
+        tuple(notices),
     )
 
 
@@ -246,9 +263,39 @@ def action_from_json(data: Any) -> Action:
 # ---- checks and the menu --------------------------------------------------------------------
 
 
+UNUSED: dict[str, tuple[str, ...]] = {
+    "idle": ("molecule", "vat"),
+    "forage": ("molecule",),
+    "hoard": ("vat",),
+    "supply": (),
+}
+"""The fields each job does not use; C24 drops them rather than refuse the order."""
+
+
+def drop_unused(order: Order) -> Order:
+    """The order without the fields its job does not use, with a notice naming each."""
+    unused = UNUSED[order.job]
+    dropped = []
+    if "molecule" in unused and order.molecule is not None:
+        dropped.append(f"molecule {SPECIES[order.molecule]}")
+    if "vat" in unused and order.reactor is not None:
+        dropped.append(f"vat {VATS[order.reactor]}")
+    if not dropped:
+        return order
+    molecule = None if "molecule" in unused else order.molecule
+    reactor = None if "vat" in unused else order.reactor
+    kept = Order(order.job, molecule, reactor)
+    notice = (
+        f"`{order.job}` uses no {' and no '.join(w.split()[0] for w in dropped)}: "
+        f"{' and '.join(dropped)} ignored; the order was read as `{kept.head}`."
+    )
+    return replace(order, molecule=molecule, reactor=reactor, notices=(notice, *order.notices))
+
+
 def check_order(ruleset: ChemistryRuleset, order: Order) -> None:
     """Raises IllegalMove when the order's job, molecule and vat do not fit together or the
-    variant. A vat absent from the variant is not an error here: it is clamped."""
+    variant. A vat absent from the variant is not an error here: it is clamped. Fields the job
+    does not use are dropped before this (`drop_unused`)."""
     present = ruleset.species
     names = ", ".join(SPECIES[s] for s in present)
     vats = ", ".join(VATS[v] for v in ruleset.vats)
@@ -262,17 +309,10 @@ def check_order(ruleset: ChemistryRuleset, order: Order) -> None:
             "supply needs a molecule and a vat, e.g. `supply resin amber`.",
             allowed=f"molecules {names}; vats {vats}",
         )
-    if order.job == "hoard" and (order.molecule is None or order.reactor is not None):
+    if order.job == "hoard" and order.molecule is None:
         raise IllegalMove(
-            "hoard needs a molecule and no vat, e.g. `hoard resin`.", allowed=f"molecules {names}"
+            "hoard needs a molecule, e.g. `hoard resin`.", allowed=f"molecules {names}"
         )
-    if order.job == "forage" and order.molecule is not None:
-        raise IllegalMove(
-            "forage takes an optional vat and no molecule, e.g. `forage amber`.",
-            allowed=f"vats {vats}",
-        )
-    if order.job == "idle" and (order.molecule is not None or order.reactor is not None):
-        raise IllegalMove("idle takes no molecule and no vat.", allowed="`idle`")
 
 
 def order_menu(ruleset: ChemistryRuleset) -> tuple[MoveInfo, ...]:

@@ -1,10 +1,11 @@
-"""The Chemistry ruleset: the variant and every parameter of DECISIONS §2, range-checked."""
+"""The Chemistry ruleset: the variant and every parameter of DECISIONS §2, range-checked with
+the reference's ranges (rules.md C24; out of range is refused, where the reference clamps)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ..protocol import Ruleset
 
@@ -28,28 +29,61 @@ VARIANT_DISTRACTORS: dict[str, tuple[int, int]] = {
     "three-cycles-plentiful-distractors": (2, 24),
 }
 
+RANGES: dict[str, tuple[int, int]] = {
+    "shifts": (1, 24),
+    "ticks_per_shift": (10, 120),
+    "charge_max": (1, 24),
+    "charge0": (0, 24),
+    "charge_decay_period": (1, 240),
+    "reaction_cooldown": (0, 48),
+    "cold_start_cost": (1, 8),
+    "food_lifetime": (24, 960),
+    "vent_period": (1, 48),
+    "vent_ground_cap": (1, 24),
+    "distractor_period": (0, 64),
+    "distractor_ground_cap": (0, 64),
+    "move_cooldown": (1, 8),
+    "carry_cap": (1, 2),
+}
+"""Each setting's range (rules.md C24), both ends allowed. Checked by `_in_range` so that a
+refusal names the whole range, not just the end it crossed."""
+
+
+def _ranged(default: int | None, name: str) -> Any:
+    lo, hi = RANGES[name]
+    return Field(default, json_schema_extra={"minimum": lo, "maximum": hi})
+
 
 class ChemistryRuleset(Ruleset):
     variant: Variant = "three-cycles-plentiful-distractors"
     control: Literal["orders", "ticks"] = "orders"
     """`orders`: one standing order per seat per shift, walked by the courier kernel.
     `ticks`: every seat submits a raw action every tick (for reinforcement learning)."""
-    shifts: int = Field(12, ge=1, le=48)
-    ticks_per_shift: int = Field(60, ge=1, le=600)
-    charge_max: int = Field(12, ge=1, le=24)
-    charge0: int = Field(3, ge=0, le=24)
-    charge_decay_period: int = Field(60, ge=1, le=720)
-    reaction_cooldown: int = Field(6, ge=0, le=60)
-    cold_start_cost: int = Field(3, ge=1, le=12)
-    food_lifetime: int = Field(240, ge=1, le=1440)
-    vent_period: int = Field(8, ge=1, le=60)
-    vent_ground_cap: int = Field(6, ge=0, le=24)
-    distractor_period: int | None = Field(None, ge=0, le=60)
+    shifts: int = _ranged(12, "shifts")
+    ticks_per_shift: int = _ranged(60, "ticks_per_shift")
+    charge_max: int = _ranged(12, "charge_max")
+    charge0: int = _ranged(3, "charge0")
+    charge_decay_period: int = _ranged(60, "charge_decay_period")
+    reaction_cooldown: int = _ranged(6, "reaction_cooldown")
+    cold_start_cost: int = _ranged(3, "cold_start_cost")
+    food_lifetime: int = _ranged(240, "food_lifetime")
+    vent_period: int = _ranged(8, "vent_period")
+    vent_ground_cap: int = _ranged(6, "vent_ground_cap")
+    distractor_period: int | None = _ranged(None, "distractor_period")
     """None: the variant's value (0 off, 6, or 2)."""
-    distractor_ground_cap: int | None = Field(None, ge=0, le=48)
+    distractor_ground_cap: int | None = _ranged(None, "distractor_ground_cap")
     """None: the variant's value (0, 12 or 24)."""
-    move_cooldown: int = Field(2, ge=1, le=10)
-    carry_cap: int = Field(1, ge=1, le=4)
+    move_cooldown: int = _ranged(2, "move_cooldown")
+    carry_cap: int = _ranged(1, "carry_cap")
+    """The reference never reads it (a hand holds one unit); 2 is this project's extension."""
+
+    @field_validator(*RANGES)
+    @classmethod
+    def _in_range(cls, value: int | None, info: ValidationInfo) -> int | None:
+        lo, hi = RANGES[str(info.field_name)]
+        if value is not None and not lo <= value <= hi:
+            raise ValueError(f"must be in {lo}..{hi}, got {value}")
+        return value
 
     @model_validator(mode="after")
     def _charge0_fits(self) -> ChemistryRuleset:

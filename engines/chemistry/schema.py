@@ -15,8 +15,16 @@ MOVE_SCHEMA: dict[str, JSON] = {
         "job": {"enum": list(JOBS)},
         "molecule": {"enum": list(SPECIES)},
         "reactor": {"enum": list(VATS)},
-        "say": {"type": "string", "maxLength": SAY_MAX},
-        "notes": {"type": "string", "maxLength": NOTES_MAX},
+        # Longer lines are cut, not refused (rules.md C24), so the limits are not maxLength.
+        "say": {
+            "type": "string",
+            "description": f"at most {SAY_MAX} characters; longer is cut to {SAY_MAX - 1} + '…'",
+        },
+        "notes": {
+            "type": "string",
+            "description": f"at most {NOTES_MAX} characters; longer is cut to {NOTES_MAX - 1} "
+            "+ '…'",
+        },
         "action": {"enum": list(ACTION_TEXT.values())},
     },
 }

@@ -425,15 +425,14 @@ def kernel(room: Room, seat: int, order: Order, can_move: bool) -> int:
         return WAIT
     sp = order.molecule
     hand = room.hand[seat]
-    home = HOMES[seat] if job == "hoard" else -1
+    # C24: a unit lying on a hoarder's own home is loose like any other, so it is fetched too.
     sources = room.mcells[sp]
-    if home in sources:
-        sources = sources - {home}
     if hand:
         if hand[-1] != sp:
             return _dispose(room, pos, can_move)
         if len(hand) >= room.rs.carry_cap or not sources:
             if job == "hoard":
+                home = HOMES[seat]
                 if pos == home:
                     return DROP
                 target = single(home)
@@ -447,19 +446,27 @@ def kernel(room: Room, seat: int, order: Order, can_move: bool) -> int:
         if pos in sources:
             return TAKE
         return _step_to_any(room, pos, sources) if can_move else WAIT
-    for n in room.approach.get(sp, ()):
-        if room.occ[n] < 0 or room.occ[n] == seat:
-            if n == pos or not can_move:
-                return WAIT
-            return _step(room, pos, single(n))
-    return WAIT
+    # C24: no loose unit: the nearest of the vent's approach cells that hold no molecule, by
+    # the same walk as every destination; cogs only block steps, they do not pick the cell.
+    free = tuple(n for n in room.approach.get(sp, ()) if room.mol[n] < 0)
+    if not free or pos in free or not can_move:
+        return WAIT
+    return _step(room, pos, field(tuple(sorted(free))))
 
 
 def _dispose(room: Room, pos: int, can_move: bool) -> int:
-    """Holding the wrong molecule: drop it on the first cell off any pad with no molecule."""
-    if room.pads[pos] < 0 and room.mol[pos] < 0:
+    """Holding the wrong molecule: drop it on a cell off every pad with no molecule. On a pad
+    (C24) the cog tries one step off it, to the first such N, E, S, W neighbour that no cog
+    holds, and waits while there is none; it never walks along the pad."""
+    pads = room.pads
+    if pads[pos] < 0 and room.mol[pos] < 0:
         return DROP
     if not can_move:
+        return WAIT
+    if pads[pos] >= 0:
+        for code, n in NEIGH[pos]:
+            if pads[n] < 0 and room.mol[n] < 0 and room.occ[n] < 0:
+                return code
         return WAIT
     free = tuple(c for c in range(CELLS) if not WALL[c] and room.pads[c] < 0 and room.mol[c] < 0)
     dist = field(free) if free else (FAR,) * CELLS

@@ -144,6 +144,7 @@ def _play_text(result: PlayResult) -> str:
         lines.append(f"Accepted all {len(result.accepted)} moves.")
     elif result.accepted:
         lines.append("Accepted: " + "; ".join(result.accepted))
+    lines.extend(f"Note: {n}" for n in result.read_notes)
     if result.rejected is not None:
         lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
     if result.not_applied is not None:
