@@ -185,20 +185,26 @@ class Room:
 
     def run_tick(self, orders: Sequence[Order | None] | None, raw: Sequence[int] | None) -> None:
         """One tick, steps 1-9. Either `orders` (walked by the kernel) or `raw` actions."""
-        rs = self.rs
         self.tick += 1
-        t = self.tick
         ev: list[str] = []
-        mol = self.mol
-        mcells = self.mcells
-        pos = self.pos
-        occ = self.occ
-        hand = self.hand
-        timer = self.timer
-        pads = self.pads
-        seats = range(len(pos))
+        self._vents(ev)
+        acts = self._intents(orders, raw)
+        self._take_and_drop(acts, ev)
+        self._moves(acts, ev)
+        self._eat(ev)
+        self._react(ev)
+        self._decay(ev)
+        self._rot(ev)
+        # 9. Record.
+        charge = self.charge
+        if charge != self.last_charges:
+            self.last_charges = list(charge)
+            ev.append("q" + ",".join(str(charge[v]) for v in self.present))
+        self.frames.append(" ".join(ev))
 
-        # 1. Vents.
+    def _vents(self, ev: list[str]) -> None:
+        """1. Vents."""
+        t, mol, mcells = self.tick, self.mol, self.mcells
         for sp, period, cap, targets in self.vents:
             if period and t % period == 0 and len(mcells[sp]) < cap:
                 for n in targets:
@@ -208,20 +214,27 @@ class Room:
                         ev.append(f"v{sp}@{n}")
                         break
 
-        # 2. Intent.
+    def _intents(
+        self, orders: Sequence[Order | None] | None, raw: Sequence[int] | None
+    ) -> list[int]:
+        """2. Intent: a move while the move timer runs becomes a wait."""
+        timer, seats = self.timer, range(len(self.pos))
         if raw is not None:
-            acts = [raw[i] if timer[i] == 0 or raw[i] > MOVE_W else WAIT for i in seats]
-        else:
-            assert orders is not None
-            acts = [WAIT] * len(pos)
-            for i in seats:
-                order = orders[i]
-                if order is not None and order.job != "idle":
-                    acts[i] = kernel(self, i, order, timer[i] == 0)
-
-        # 3. Take / drop.
-        cap = rs.carry_cap
+            return [raw[i] if timer[i] == 0 or raw[i] > MOVE_W else WAIT for i in seats]
+        if orders is None:
+            raise ValueError("run_tick needs orders or raw actions")
+        acts = [WAIT] * len(self.pos)
         for i in seats:
+            order = orders[i]
+            if order is not None and order.job != "idle":
+                acts[i] = kernel(self, i, order, timer[i] == 0)
+        return acts
+
+    def _take_and_drop(self, acts: list[int], ev: list[str]) -> None:
+        """3. Take / drop."""
+        mol, mcells, pos, hand = self.mol, self.mcells, self.pos, self.hand
+        cap = self.rs.carry_cap
+        for i in range(len(pos)):
             a = acts[i]
             if a == TAKE:
                 c = pos[i]
@@ -234,25 +247,10 @@ class Room:
                     ev.append(f"t{i}")
             elif a == DROP and hand[i]:
                 c = pos[i]
-                sp = hand[i][-1]
-                v = pads[c]
-                if v >= 0:
-                    hand[i].pop()
-                    takes = VAT_TAKES[v]
-                    if sp in takes:
-                        self.stock[v][takes.index(sp)] += 1
-                        self.lastdel[v] = i
-                        self.delivered[i] += 1
-                        key = (i, v, sp)
-                        self.r_deliv[key] = self.r_deliv.get(key, 0) + 1
-                        ev.append(f"d{i}s")
-                    else:
-                        self.misdrops[i] += 1
-                        key = (i, v, sp)
-                        self.r_misdrop[key] = self.r_misdrop.get(key, 0) + 1
-                        ev.append(f"d{i}x")
+                if self.pads[c] >= 0:
+                    self._drop_on_pad(i, self.pads[c], ev)
                 elif mol[c] < 0:
-                    hand[i].pop()
+                    sp = hand[i].pop()
                     mol[c] = sp
                     mcells[sp].add(c)
                     if c == HOMES[i]:
@@ -263,9 +261,26 @@ class Room:
                         self.r_floor[i] += 1
                         ev.append(f"d{i}f")
 
-        # 4. Moves against the live board, lower slot first.
-        reset = rs.move_cooldown - 1
-        for i in seats:
+    def _drop_on_pad(self, i: int, v: int, ev: list[str]) -> None:
+        sp = self.hand[i].pop()
+        takes = VAT_TAKES[v]
+        key = (i, v, sp)
+        if sp in takes:
+            self.stock[v][takes.index(sp)] += 1
+            self.lastdel[v] = i
+            self.delivered[i] += 1
+            self.r_deliv[key] = self.r_deliv.get(key, 0) + 1
+            ev.append(f"d{i}s")
+        else:
+            self.misdrops[i] += 1
+            self.r_misdrop[key] = self.r_misdrop.get(key, 0) + 1
+            ev.append(f"d{i}x")
+
+    def _moves(self, acts: list[int], ev: list[str]) -> None:
+        """4. Moves against the live board, lower slot first."""
+        pos, occ, timer = self.pos, self.occ, self.timer
+        reset = self.rs.move_cooldown - 1
+        for i in range(len(pos)):
             a = acts[i]
             if 0 < a <= MOVE_W:
                 c = pos[i]
@@ -282,19 +297,20 @@ class Room:
             if timer[i] > 0:
                 timer[i] -= 1
 
-        # 5. Auto-eat.
+    def _eat(self, ev: list[str]) -> None:
+        """5. Auto-eat."""
         food = self.food
         if food:
-            for i in seats:
-                c = pos[i]
+            for i, c in enumerate(self.pos):
                 if c in food:
                     del food[c]
                     self.eaten[i] += 1
                     self.r_eaten[i] += 1
                     ev.append(f"e{i}")
 
-        # 6. Reactions.
-        charge = self.charge
+    def _react(self, ev: list[str]) -> None:
+        """6. Reactions: a cold start, or a reaction when the cooldown is over."""
+        rs, charge, t = self.rs, self.charge, self.tick
         for v in self.present:
             if self.cooldown[v] > 0:
                 self.cooldown[v] -= 1
@@ -314,28 +330,34 @@ class Room:
                 st[1] -= 1
                 charge[v] = min(rs.charge_max, charge[v] + 1)
                 self.cooldown[v] = rs.reaction_cooldown
-                want = 1 + charge[v] // 3
-                by = self.lastdel[v]
-                anchor = CENTRES[v] if by is None else pos[by]
-                placed: list[int] = []
-                for c in ring_order(v, anchor):
-                    if len(placed) == want:
-                        break
-                    if c not in food:
-                        food[c] = 0
-                        placed.append(c)
-                spoiled = want - len(placed)
-                self.reactions += 1
-                self.food_made += len(placed)
-                self.food_spoiled += spoiled
-                row = self.r_react.setdefault(v, [0, 0, 0])
-                row[0] += 1
-                row[1] += len(placed)
-                row[2] += spoiled
-                ev.append(f"r{v}:{','.join(map(str, placed))}/{spoiled}")
+                self._spill(v, 1 + charge[v] // 3, ev)
 
-        # 7. Decay.
-        if t % rs.charge_decay_period == 0:
+    def _spill(self, v: int, want: int, ev: list[str]) -> None:
+        """A reaction's food on the ring, nearest the last deliverer's cell first."""
+        food = self.food
+        by = self.lastdel[v]
+        anchor = CENTRES[v] if by is None else self.pos[by]
+        placed: list[int] = []
+        for c in ring_order(v, anchor):
+            if len(placed) == want:
+                break
+            if c not in food:
+                food[c] = 0
+                placed.append(c)
+        spoiled = want - len(placed)
+        self.reactions += 1
+        self.food_made += len(placed)
+        self.food_spoiled += spoiled
+        row = self.r_react.setdefault(v, [0, 0, 0])
+        row[0] += 1
+        row[1] += len(placed)
+        row[2] += spoiled
+        ev.append(f"r{v}:{','.join(map(str, placed))}/{spoiled}")
+
+    def _decay(self, ev: list[str]) -> None:
+        """7. Decay."""
+        charge, t = self.charge, self.tick
+        if t % self.rs.charge_decay_period == 0:
             for v in self.present:
                 if charge[v] > 0:
                     charge[v] -= 1
@@ -344,28 +366,25 @@ class Room:
                         self.r_cold.append((v, t))
                         ev.append(f"k{v}")
 
-        # 8. Rot.
-        if food:
-            life = rs.food_lifetime
-            rotten = []
-            for c, age in food.items():
-                if age + 1 >= life:
-                    rotten.append(c)
-                else:
-                    food[c] = age + 1
-            if rotten:
-                for c in rotten:
-                    del food[c]
-                rotten.sort()
-                self.food_rotted += len(rotten)
-                self.r_rot += len(rotten)
-                ev.append("o" + ",".join(map(str, rotten)))
-
-        # 9. Record.
-        if charge != self.last_charges:
-            self.last_charges = list(charge)
-            ev.append("q" + ",".join(str(charge[v]) for v in self.present))
-        self.frames.append(" ".join(ev))
+    def _rot(self, ev: list[str]) -> None:
+        """8. Rot."""
+        food = self.food
+        if not food:
+            return
+        life = self.rs.food_lifetime
+        rotten = []
+        for c, age in food.items():
+            if age + 1 >= life:
+                rotten.append(c)
+            else:
+                food[c] = age + 1
+        if rotten:
+            for c in rotten:
+                del food[c]
+            rotten.sort()
+            self.food_rotted += len(rotten)
+            self.r_rot += len(rotten)
+            ev.append("o" + ",".join(map(str, rotten)))
 
 
 # ---- the courier kernel ---------------------------------------------------------------------
