@@ -82,7 +82,7 @@ def test_wheel_installs_one_package_and_a_working_script(tmp_path: Path) -> None
         "cogs_arena/engines/protocol.py",
         "cogs_arena/engines/influence/rules.md",
         "cogs_arena/prompts/influence.md",
-        "cogs_arena/server/mcp_app.py",
+        "cogs_arena/server/adapter/app.py",
         "cogs_arena/transcripts/replay.py",
         "cogs_arena/inspect_tasks/tasks.py",
     ):
@@ -112,7 +112,7 @@ def test_wheel_installs_one_package_and_a_working_script(tmp_path: Path) -> None
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target), "PYTHONNOUSERSITE": "1"}
     probe = (
-        "import importlib.util, cogs_arena.engines, cogs_arena.server.mcp_app;"
+        "import importlib.util, cogs_arena.engines, cogs_arena.server.adapter.app;"
         "assert importlib.util.find_spec('server') is None;"
         "assert importlib.util.find_spec('engines') is None;"
         "print(cogs_arena.engines.__file__)"
