@@ -58,7 +58,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if result.skipped_games:
         _say(
             f"left out {result.skipped_games} unfinished game(s) and {result.skipped_seats} "
-            "finished seat(s) paired with their seats (--skip-unfinished)"
+            "finished seat(s) on their seeds and seats (--skip-unfinished)"
         )
     if args.chart is not None:
         from ..transcripts.chart import write_paired_png
@@ -89,7 +89,7 @@ def lines(r: Any) -> list[str]:
     if r.skipped_games:
         out.append(
             f"  left out        {r.skipped_games} unfinished game(s) and {r.skipped_seats} "
-            "finished seat(s) paired with them"
+            "finished seat(s) on their seeds and seats"
         )
     out.append(f"  mean score       A {r.mean_a:.3f}   B {r.mean_b:.3f}")
     if r.no_interval is None:

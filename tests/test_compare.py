@@ -271,7 +271,10 @@ def test_skip_unfinished_leaves_them_out_and_says_how_many(
     code, out, err = _cli(capsys, *args, "--skip-unfinished")
     assert code == 0
     assert "11 seat pairs" in out
-    assert "left out        1 unfinished game(s) and 1 finished seat(s) paired with them" in out
+    assert (
+        "left out        1 unfinished game(s) and 1 finished seat(s) on their seeds and seats"
+        in out
+    )
     assert "left out 1 unfinished game(s) and 1 finished seat(s)" in err
     code, out, _ = _cli(capsys, *args, "--skip-unfinished", "--json")
     data = json.loads(out)

@@ -76,7 +76,7 @@ class Comparison:
     skipped_games: int
     """Unfinished games left out with --skip-unfinished."""
     skipped_seats: int
-    """Finished seats left out with them: their partners in the unfinished games."""
+    """Finished seats left out with them: those on the unfinished seats' seeds and seats."""
     differences: list[float]
     """A − B per distinct paired game, in pairing order."""
     level: float = LEVEL
@@ -117,7 +117,8 @@ def pairing(
     rows: Sequence[SeatResult], by: str, a: str, b: str, *, skip_unfinished: bool = False
 ) -> Pairing:
     """As `pair_rows`, with what `skip_unfinished` left out: every seat of A or B in an
-    unfinished game, and the seats of the other label on the same keys (their partners)."""
+    unfinished game, and every finished seat of A or B on the same game, ruleset, seed and
+    seat (their partners, and any repeat that would pair with them)."""
     if a == b:
         raise UnpairedData(f"--a and --b are both {a!r}: name two different labels")
     sides: dict[str, dict[PairKey, list[SeatResult]]] = {a: defaultdict(list), b: defaultdict(list)}
