@@ -82,7 +82,7 @@ def _written_pairs(
 ) -> Path:
     """Two-seat games: A or B against one opponent, scores noisy around the same mean for both
     (plus `shift` for A), on seeds and seats that pair up. The last `repeat` seeds replay the
-    first ones' games; `same` gives B A's score."""
+    first ones' games, in turn; `same` gives B A's score."""
     directory.mkdir(parents=True, exist_ok=True)
     rng = random.Random(11)
     drawn: list[tuple[float, float]] = []
@@ -91,7 +91,7 @@ def _written_pairs(
         a, b = 10 + luck + shift + rng.gauss(0, 2), 10 + luck + rng.gauss(0, 2)
         drawn.append((a, a if same else b))
     for seed in range(pairs):
-        a, b = drawn[seed - (pairs - repeat)] if seed >= pairs - repeat else drawn[seed]
+        a, b = drawn[seed % (pairs - repeat)]
         for side, score in (("A", a), ("B", b)):
             players = [llm("m", side), llm("opponent")]
             written_game(directory / f"{side}-{seed}.jsonl", players, [score, 10.0], seed=seed)
@@ -166,7 +166,8 @@ def test_identical_games_are_merged_and_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Twelve seeds whose last six replay the first six's games: six distinct paired games,
-    six repeats merged, so too few for an interval though there are twelve pairs."""
+    six repeats merged, so too few for an interval though there are twelve pairs. Twelve
+    replays of one game are one distinct game: no interval, and that is why."""
     directory = _written_pairs(tmp_path, 3.0, pairs=12, repeat=6)
     result = compare(read_results([directory]).rows, "prompt", "A", "B")
     assert (result.pairs, result.games, result.distinct, result.merged) == (12, 12, 6, 6)
@@ -176,6 +177,12 @@ def test_identical_games_are_merged_and_reported(
     code, out, _ = _cli(capsys, str(directory), "--by", "prompt", "--a", "A", "--b", "B")
     assert code == 0
     assert "12 seat pairs" in out and "in 12 paired game(s), 6 distinct, 6 repeat(s)" in out
+
+    every = _written_pairs(tmp_path / "every", 3.0, pairs=12, repeat=11)
+    code, out, _ = _cli(capsys, str(every), "--by", "prompt", "--a", "A", "--b", "B", "--json")
+    data = json.loads(out)
+    assert (data["pairs"], data["distinct"], data["merged"]) == (12, 1, 11)
+    assert data["diff_low"] is None and data["no_interval"].startswith("one distinct paired game")
 
 
 def _clustered(directory: Path, games: int = 12) -> Path:
