@@ -81,7 +81,7 @@ def lines(r: Any) -> list[str]:
     """The comparison as text (`r` is a `compare.Comparison`)."""
     a, b = printable(r.a), printable(r.b)
     merged = f", {r.merged} repeat(s) of the same two games merged" if r.merged else ""
-    seats = f"; A holds up to {r.seats} seats a game, averaged within it" if r.seats > 1 else ""
+    seats = f"; up to {r.seats} seat pairs a paired game, averaged within it" if r.seats > 1 else ""
     out = [
         f"A = {a}, B = {b} (by {r.by}): {r.pairs} seat pairs (same game, ruleset, seed, seat) "
         f"in {r.games} paired game(s), {r.distinct} distinct{merged}{seats}",

@@ -222,7 +222,7 @@ def test_clusters_count_as_one_game(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert result.diff_low is not None and result.diff_high is not None
     assert result.diff_high - result.diff_low > 1.5 * (naive_high - naive_low)
     code, out, _ = _cli(capsys, str(directory), "--by", "prompt", "--a", "A", "--b", "B")
-    assert code == 0 and "48 seat pairs" in out and "up to 4 seats a game" in out
+    assert code == 0 and "48 seat pairs" in out and "up to 4 seat pairs a paired game" in out
     assert "t over 12 paired games, 11 df" in out
 
 
@@ -323,3 +323,25 @@ def test_the_chart_draws_every_paired_difference(tmp_path: Path) -> None:
     svg = svg_paired(few)
     assert svg.count("<circle") == 4 and "fill-opacity" not in svg
     assert "too few pairs for an interval" in svg
+
+
+def test_seat_swapped_games_make_one_paired_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each seed played twice with A and B swapping seats: the two games are joined through
+    both seat pairs into one paired game, so ten seeds are ten paired games (not twenty), and
+    seat 0's edge cancels within each."""
+    rng = random.Random(2)
+    for seed in range(10):
+        for name, sides in (("x", "AB"), ("y", "BA")):
+            scores = [12 + rng.gauss(0, 1), 8 + rng.gauss(0, 1)]  # seat 0 is worth 4 points
+            players = [llm("m", side) for side in sides]
+            written_game(tmp_path / f"{name}-{seed}.jsonl", players, scores, seed=seed)
+    result = compare(read_results([tmp_path]).rows, "prompt", "A", "B")
+    assert (result.pairs, result.games, result.distinct, result.seats) == (20, 10, 10, 2)
+    assert result.diff_low is not None and result.diff_high is not None
+    assert result.diff_low < 0 < result.diff_high and abs(result.mean_diff) < 1
+    code, out, _ = _cli(capsys, str(tmp_path), "--by", "prompt", "--a", "A", "--b", "B")
+    assert (
+        code == 0 and "20 seat pairs (same game, ruleset, seed, seat) in 10 paired game(s)" in out
+    )

@@ -11,7 +11,7 @@ with their partners, and says how many.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -50,7 +50,8 @@ class Comparison:
     of every number below."""
     merged: int
     seats: int
-    """The most seats of A in one paired game; their values are averaged within the game."""
+    """The most seat pairs in one paired game (A's seats in one game, or both halves of a
+    seat-swapped pair of games); their values are averaged within it."""
     mean_a: float
     mean_b: float
     mean_diff: float
@@ -223,7 +224,7 @@ def compare(
 ) -> Comparison:
     found = pairing(rows, by, a, b, skip_unfinished=skip_unfinished)
     groups, merged = paired_games(found.pairs)
-    seats = max(Counter(x.path for x, _ in found.pairs).values())
+    seats = max(len(group) for group in groups)
     games = [i for i, group in enumerate(groups) for _ in group]
     flat = [pair for group in groups for pair in group]
     columns = [
