@@ -100,5 +100,8 @@ def test_paired_stats_says_why_there_is_no_interval() -> None:
     assert flat.diff_low is None and flat.no_interval is not None
     assert "same score difference (+1.000)" in flat.no_interval
     assert flat.win_diff_low is not None and flat.no_win_interval is None
+    tenth = paired_stats([0.1] * 12, [0.0] * 12, [0.0] * 12, [0.0] * 12)  # 0.1 is not exact
+    assert tenth.diff_low is None and tenth.effect_size is None
+    assert tenth.no_interval is not None and "(+0.100)" in tenth.no_interval
     with pytest.raises(ValueError, match="one value per paired game"):
         paired_stats([], [], [], [])

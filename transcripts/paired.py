@@ -200,7 +200,8 @@ def paired_stats(
         raise ValueError("one value per paired game on each side, and at least one game")
     diffs = sa - sb
     plus, minus = int((diffs > 0).sum()), int((diffs < 0).sum())
-    spread = float(diffs.std(ddof=1)) if n > 1 else 0.0
+    # Equal differences are tested as equal: their computed spread can be rounding noise.
+    spread = float(diffs.std(ddof=1)) if n > 1 and diffs.max() > diffs.min() else 0.0
     few = too_few(n, least)
     no_interval = few
     if few is None and spread == 0:
