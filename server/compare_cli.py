@@ -86,6 +86,11 @@ def lines(r: Any) -> list[str]:
         f"A = {a}, B = {b} (by {r.by}): {r.pairs} seat pairs (same game, ruleset, seed, seat) "
         f"in {r.games} paired game(s), {r.distinct} distinct{merged}{seats}",
     ]
+    if len(r.game_names) > 1:
+        out.append(
+            f"  games            {', '.join(r.game_names)}: each paired game's difference is on "
+            "its own game's score scale, and they are pooled as they are"
+        )
     if r.skipped_games:
         out.append(
             f"  left out        {r.skipped_games} unfinished game(s) and {r.skipped_seats} "

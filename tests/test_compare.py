@@ -345,3 +345,19 @@ def test_seat_swapped_games_make_one_paired_game(
     assert (
         code == 0 and "20 seat pairs (same game, ruleset, seed, seat) in 10 paired game(s)" in out
     )
+
+
+def test_several_games_are_named_as_pooled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pairs from two games pool their differences on their own scales: the output says so."""
+    for seed in range(6):
+        for game in ("territory", "chemistry"):
+            for side, score in (("A", 3.0 + seed), ("B", 2.0)):
+                players = [llm("m", side), llm("x")]
+                path = tmp_path / f"{game}-{side}-{seed}.jsonl"
+                written_game(path, players, [score, 1.0], game=game, seed=seed)
+    result = compare(read_results([tmp_path]).rows, "prompt", "A", "B")
+    assert result.game_names == ["chemistry", "territory"] and result.distinct == 12
+    code, out, _ = _cli(capsys, str(tmp_path), "--by", "prompt", "--a", "A", "--b", "B")
+    assert code == 0 and "games            chemistry, territory: each paired game's" in out

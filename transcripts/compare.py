@@ -49,6 +49,8 @@ class Comparison:
     """Paired games left once repeats (the same two games played again) are merged: the unit
     of every number below."""
     merged: int
+    game_names: list[str]
+    """The games compared; with more than one, their scores are pooled as they are."""
     seats: int
     """The most seat pairs in one paired game (A's seats in one game, or both halves of a
     seat-swapped pair of games); their values are averaged within it."""
@@ -242,6 +244,7 @@ def compare(
         games=len(groups) + merged,
         distinct=len(groups),
         merged=merged,
+        game_names=sorted({x.game for x, _ in found.pairs}),
         seats=seats,
         mean_a=result.mean_a,
         mean_b=result.mean_b,
