@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from paired_synthetic import FAMILIES, draw
 
-from cogs_arena.transcripts.paired import by_game, newcombe_paired, t_interval
+from cogs_arena.transcripts.evaluation.paired import by_game, newcombe_paired, t_interval
 
 SIZES = (10, 20, 40, 80, 160)
 DESIGNS = ((1, 0.0, "1 seat a game"), (4, 0.4, "4 seats a game, within-game r = 0.4"))

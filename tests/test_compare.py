@@ -16,10 +16,10 @@ import pytest
 from league_helpers import league_service, llm, play_game, written_game
 from scipy import stats
 
-from cogs_arena.server.cli import main
-from cogs_arena.transcripts.chart import svg_paired
-from cogs_arena.transcripts.compare import UnpairedData, compare, pair_rows, sign_test
-from cogs_arena.transcripts.results import read_results
+from cogs_arena.server.cli.main import main
+from cogs_arena.transcripts.evaluation.chart import svg_paired
+from cogs_arena.transcripts.evaluation.compare import UnpairedData, compare, pair_rows, sign_test
+from cogs_arena.transcripts.evaluation.results import read_results
 
 # Seat 0 is the client's; the other eight are the same bots in every game.
 OTHERS = ["raider", "diplomat", "homesteader", "random"] * 2

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cogs_arena.transcripts.paired import (
+from cogs_arena.transcripts.evaluation.paired import (
     by_game,
     effective_n,
     newcombe_paired,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from paired_synthetic import FAMILIES, draw
 
-from cogs_arena.transcripts.paired import by_game, newcombe_paired, t_interval
+from cogs_arena.transcripts.evaluation.paired import by_game, newcombe_paired, t_interval
 
 REPEATS = 4000
 SIZES = (10, 20, 40)
