@@ -38,8 +38,11 @@ def play_game(
     model: str | None = None,
     prompt: str | None = None,
     labels: dict[str, str] | None = None,
+    stream_seed: int | str | None = None,
 ) -> Path:
-    """Plays one game to the end, `bots[seat]` choosing for every seat; returns its transcript."""
+    """Plays one game to the end, `bots[seat]` choosing for every seat; returns its transcript.
+    The client's bot draws from `stream_seed` where given (another player's luck on the same
+    game), else from the game's seed as the host's bots do."""
     engine = get_engine(game)
     chooser = engine.bots()[bots[client_seat]]
     others = [name for seat, name in enumerate(bots) if seat != client_seat]
@@ -60,7 +63,8 @@ def play_game(
             menu.complete,
             menu.hints,
         )
-        move = chooser(view.observation, legal, bot_stream(seed, client_seat, decision))
+        stream = bot_stream(seed if stream_seed is None else stream_seed, client_seat, decision)
+        move = chooser(view.observation, legal, stream)
         played = service.play(
             started.game_id, started.credential, Submission(move=move), detail="full"
         )

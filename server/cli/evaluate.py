@@ -16,6 +16,8 @@ from typing import Any
 
 from ...transcripts.evaluation.results import BY_CHOICES, Results, parse_by, read_results
 from ...transcripts.evaluation.score import printable
+from .compare import add_parser as add_compare
+from .compare import cmd_compare
 
 
 def add_parsers(sub: Any) -> None:
@@ -27,14 +29,7 @@ def add_parsers(sub: Any) -> None:
     out.add_argument("--csv", action="store_true", help="print CSV")
     rate.add_argument("--chart", type=Path, metavar="OUT.png", help="also draw a PNG chart")
 
-    compare = sub.add_parser("compare", help="paired A/B comparison of two labels")
-    _add_common(compare)
-    compare.add_argument("--a", required=True, metavar="LABEL", help="the label of A")
-    compare.add_argument("--b", required=True, metavar="LABEL", help="the label of B")
-    compare.add_argument(
-        "--bootstrap", type=int, default=2000, metavar="N", help="resamples (2000)"
-    )
-    compare.add_argument("--json", action="store_true", help="print JSON")
+    add_compare(sub)
 
     export = sub.add_parser("export", help="one row per seat per game, as CSV or Parquet")
     export.add_argument("files", nargs="+", type=Path, help="transcripts or directories")
@@ -148,41 +143,6 @@ def _print_ratings(table: Any, files: int) -> None:
     if not console.is_terminal:
         console.width = 240
     console.print(view)
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from ...transcripts.evaluation.compare import UnpairedData, compare
-
-    by = _checked_by("compare", args, least=1)
-    if by is None:
-        return 2
-    results = _read("compare", args.files)
-    try:
-        result = compare(results.rows, by, args.a, args.b, bootstrap=args.bootstrap, seed=args.seed)
-    except UnpairedData as exc:
-        _say("compare", printable(str(exc)))
-        return 1
-    if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-    else:
-        r = result
-        a, b = printable(r.a), printable(r.b)
-        print(f"A = {a}, B = {b} (by {r.by}): {r.pairs} pairs (same game, ruleset, seed, seat)")
-        print(f"  mean score       A {r.mean_a:.3f}   B {r.mean_b:.3f}")
-        print(
-            f"  score A - B      {r.mean_diff:+.3f}   95% interval "
-            f"[{r.diff_low:+.3f}, {r.diff_high:+.3f}] ({r.bootstrap} bootstrap resamples)"
-        )
-        print(
-            f"  win rate A - B   {r.win_rate_diff * 100:+.1f} points ({r.win_rate_a:.1%} vs "
-            f"{r.win_rate_b:.1%}), 95% interval [{r.win_diff_low * 100:+.1f}, "
-            f"{r.win_diff_high * 100:+.1f}]"
-        )
-        print(
-            f"  sign test        A better {r.a_better}, B better {r.b_better}, ties {r.ties}: "
-            f"p = {r.sign_p:.4g} (exact, two-sided)"
-        )
-    return 1 if results.problems else 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
