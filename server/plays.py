@@ -308,7 +308,10 @@ class Desk:
                         audience=[seat],
                     )
                 )
-                note = "Queued for this turn; the others see it from the next turn."
+                note = (
+                    "Queued for this turn: its readers get it (view, log, wait) when the turn"
+                    " resolves, not before."
+                )
             else:
                 if seat_rec.talk_this_decision >= self.limits.talk_per_decision:
                     raise LimitReached(

@@ -247,7 +247,7 @@ class Presenter:
             waiting = ", ".join(record.seats[i].name for i in to_act if i not in record.pending)
             lines.append(f"You have submitted this turn; waiting for {waiting}.")
         elif (out := session.engine.out(session.state, seat)) is not None:
-            lines.append(f"You are out of the game: {out}. You may still {OUT_ALLOWED}.")
+            lines.append(f"You are out of the game: {out}. You may still use {OUT_ALLOWED}.")
         elif seat in to_act:
             # After a move (brief) the seat knows the way; a first or full view says it.
             how = "" if detail == "brief" else ": call legal_moves, then play"

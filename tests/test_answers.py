@@ -394,6 +394,12 @@ async def test_an_empty_move_is_refused_and_hold_is_the_hold(tmp_path: Path) -> 
             assert after["decision"] == before["decision"] and not after["submitted"]
             game = await call(client, "new_game", game="territory", seed=7, seat="Sable")
             gid, cred = game["game_id"], game["credential"]
+        refused = await call_error(
+            client, "play", game_id=gid, credential=cred, structured={"orders": [{"type": "pass"}]}
+        )
+        assert refused.startswith("[malformed_move]") and "hold" in refused, refused
+        game = await call(client, "new_game", game="territory", seed=7, seat="Sable")
+        gid, cred = game["game_id"], game["credential"]
         menu = await call(client, "legal_moves", game_id=gid, credential=cred, kind="hold")
         assert [m["notation"] for m in menu["moves"]] == ["hold"]
         held = await call(client, "play", game_id=gid, credential=cred, moves=[])
