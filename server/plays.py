@@ -249,8 +249,8 @@ class Desk:
                 parsed = read_move(
                     engine, session.legal_moves, session.state, seat, form, value, opening_menu
                 )
-                _check_private_lines(session, seat, parsed)
                 parsed, cut = engine.trimmed(session.state, seat, parsed)
+                _check_private_lines(session, seat, parsed)
                 text = engine.move_text(parsed)
                 if engine.simultaneous:
                     engine.validate(session.state, seat, parsed)
