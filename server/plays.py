@@ -21,7 +21,7 @@ from .referee import Referee
 from .rejections import TRIES, rejection_error
 from .seats import OUT_ALLOWED, authenticate, check_can_act, seat_index
 from .sessions import Session, Sessions
-from .store import StoredRequest
+from .store.memory import StoredRequest
 
 ERRORS: dict[str, type[GameError]] = {
     cls.code: cls

@@ -33,7 +33,7 @@ from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
 from .seats import OUT_ALLOWED
 from .sessions import Session
-from .store import Store
+from .store.memory import Store
 from .text_rules import shown_seed
 
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)

@@ -14,11 +14,11 @@ from mcp_helpers import call, call_error, error_text
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.runner import bot_stream
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript
-from cogs_arena.transcripts.score import seat_tallies
+from cogs_arena.transcripts.evaluation.score import seat_tallies
 
 pytestmark = pytest.mark.anyio
 
