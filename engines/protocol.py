@@ -250,6 +250,31 @@ class Engine(ABC, Generic[S, M]):
         a private line the rules would make public rather than let it leak."""
         return to
 
+    def trimmed(self, state: S, seat: int, move: M) -> tuple[M, tuple[str, ...]]:
+        """The move as the rules keep it, and one line for each part they drop rather than
+        refuse (Territory T14: talk lines over the turn's cap); hosts say so in the answer."""
+        return move, ()
+
+    def talk_left(self, state: S, seat: int, submitted: M | None = None) -> int | None:
+        """Talk lines the seat may still send this turn, counting those of its `submitted`
+        move; None when the rules set no such cap."""
+        return None
+
+    def observe_submitted(self, state: S, seat: int, move: M) -> dict[str, JSON]:
+        """The seat's observation once it has submitted `move` for this simultaneous turn: what
+        it has used of the turn's allowances counts (the state holds no submission)."""
+        return self.observe(state, seat)
+
+    def out(self, state: S, seat: int) -> str | None:
+        """Why the seat is out of a game that goes on (eliminated), or None. An out seat is never
+        asked to act again and may not talk; it may still read the game."""
+        return None
+
+    def queued_talk(self, state: S) -> tuple[tuple[int, tuple[int, ...] | None, str], ...]:
+        """Talk lines queued in the state (`talk`) that the next transition posts, as (seat,
+        recipients or None for public, text): hosts deliver them to their readers then."""
+        return ()
+
     def private_lines(self, move: M) -> tuple[tuple[int, ...], ...]:
         """The recipients of each private talk line a move carries (games whose moves talk)."""
         return ()

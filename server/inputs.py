@@ -279,8 +279,7 @@ class PlayInput(ToolInput):
         Field(
             description="Several moves in order. In turn-based games they are applied one by "
             "one and the first illegal one stops the rest; in simultaneous games they are one "
-            "submission, accepted or refused whole.",
-            min_length=1,
+            "submission, accepted or refused whole (no lines: the rules' empty list).",
             max_length=MAX_MOVES_PER_CALL,
         ),
     ] = None

@@ -115,6 +115,15 @@ class PlayResult(BaseModel):
     """What reading the accepted moves changed without refusing them (a field the move does
     not use was dropped, a line over its limit was cut); `accepted` shows what was taken."""
     submitted_waiting: bool = False
+    dropped: list[str] = Field(default_factory=list)
+    """Parts of an accepted move the rules drop rather than refuse, one line each (Territory:
+    talk lines over the turn's cap); the rest of the move stands."""
+    error: str | None = None
+    """When a move was rejected: the tool error's text (`[code] reason`, what was applied before
+    it, and the tries left or the fallback played), as a first or second rejection reads alike."""
+    tries_left: int | None = None
+    """After a rejection: how many more rejections this decision allows before the host plays
+    the default move (0 once it has)."""
     replayed: bool = False
     """True when this answers a request id seen before: nothing was applied again."""
     view: View

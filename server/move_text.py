@@ -124,6 +124,20 @@ def batch_stop(
     return Rejection(index=index, move=batch[index][:200], reason=reason, code="not_applied")
 
 
+def ended_stop(index: int, batch: Sequence[str], *, over: bool) -> Rejection:
+    """Where a batch stops, uncounted, because its earlier moves ended the game (or the seat's
+    turn): the moves after them were never the seat's to play."""
+    rest = batch[index:]
+    shown = ", ".join(repr(v) for v in rest)
+    ended = "the game ended" if over else "your turn ended"
+    count = f"{len(rest)} move{'' if len(rest) == 1 else 's'} not applied"
+    reason = (
+        f"Not applied: {shown}; {ended} after move {index}, so {count}. This is not a"
+        " rejection: nothing was counted against you."
+    )
+    return Rejection(index=index, move=batch[index][:200], reason=reason, code="not_applied")
+
+
 def _not_applied_reason(rest: Sequence[str]) -> str:
     shown = ", ".join(repr(v) for v in rest)
     return (

@@ -15,10 +15,11 @@ from .errors import AlreadySubmitted, BadArgument, LimitReached, StaleDecision
 from .inputs import PlayInput, TalkInput
 from .limits import Limits
 from .models import PlayResult, Rejection, TalkResult
-from .move_text import Opening, batch_stop, read_move
+from .move_text import Opening, batch_stop, ended_stop, read_move
 from .presenter import Presenter
 from .referee import Referee
-from .seats import authenticate, check_can_act, seat_index
+from .rejections import TRIES, rejection_error
+from .seats import OUT_ALLOWED, authenticate, check_can_act, seat_index
 from .sessions import Session, Sessions
 from .store.memory import StoredRequest
 
@@ -45,7 +46,9 @@ class Desk:
 
     # ---- play ------------------------------------------------------------------------------
 
-    def play(self, args: PlayInput) -> PlayResult:
+    def play(self, args: PlayInput, *, raise_rejection: bool = True) -> PlayResult:
+        """The play's answer. A rejection is in the result (`error`, `rejected`, `fallback`,
+        `tries_left`); with `raise_rejection`, one that left nothing applied is raised instead."""
         started = time.perf_counter()
         fingerprint = _fingerprint(args)
         with self.sessions.open(args.game_id) as session:
@@ -53,9 +56,16 @@ class Desk:
             if args.request_id is not None:
                 stored = self.sessions.store.request(args.game_id, seat, args.request_id)
                 if stored is not None:
-                    return self._answer_again(session, seat, stored, fingerprint, args)
+                    return self._answer_again(
+                        session, seat, stored, fingerprint, args, raise_rejection
+                    )
             self.deadlines.enforce(session)
             record = session.record
+            if args.moves == [] and not session.engine.simultaneous:
+                raise BadArgument(
+                    "moves is empty: a turn-based game has no empty move. Nothing was applied.",
+                    allowed="moves with at least one move, or move, number or structured",
+                )
             if record.status == "over":
                 # Nothing is written after the footer, not even a refused attempt.
                 raise GameOver("The game is over.", allowed="show or log to read the result")
@@ -96,8 +106,9 @@ class Desk:
             decision = record.decision
             applied: list[Event] = []
             notices: list[str] = []
+            dropped: list[str] = []
             accepted, rejection, last_bad, stopped = self._submit(
-                session, seat, args, applied, notices
+                session, seat, args, applied, notices, dropped
             )
             fallback: str | None = None
             if rejection is not None:
@@ -124,8 +135,10 @@ class Desk:
             events.extend(applied)
             view = self.presenter.view(session, seat, events, args.detail, args.image)
             error: GameError | None = None
-            if rejection is not None and not accepted and fallback is None:
-                error = _rejection_error(rejection)
+            tries_left: int | None = None
+            if rejection is not None:
+                tries_left = 0 if fallback else max(0, TRIES - seat_rec.rejections_this_decision)
+                error = rejection_error(ERRORS, rejection, accepted, fallback, tries_left)
             result = PlayResult(
                 game_id=record.game_id,
                 accepted=accepted,
@@ -134,16 +147,25 @@ class Desk:
                 read_notes=notices,
                 fallback=fallback,
                 submitted_waiting=session.engine.simultaneous and seat in record.pending,
+                dropped=dropped,
+                error=None if error is None else f"[{error.code}] {error}",
+                tries_left=tries_left,
                 view=view,
             )
-            answer = {"error": [error.code, str(error)]} if error else {"result": result}
+            answer = {"result": result}
             self.sessions.commit(session, events, _requests(args, seat, fingerprint, answer))
-            if error is not None:
+            if raise_rejection and error is not None and _raised(result):
                 raise error
             return result
 
     def _answer_again(
-        self, session: Session, seat: int, stored: StoredRequest, fingerprint: str, args: PlayInput
+        self,
+        session: Session,
+        seat: int,
+        stored: StoredRequest,
+        fingerprint: str,
+        args: PlayInput,
+        raise_rejection: bool,
     ) -> PlayResult:
         """The answer a request id already got: the same result, or the same error."""
         if stored.fingerprint != fingerprint:
@@ -158,7 +180,12 @@ class Desk:
         events: list[Event] = []
         view = self.presenter.view(session, seat, events, args.detail, args.image)
         self.sessions.commit(session, events)
-        return PlayResult.model_validate({**answer["result"], "view": view, "replayed": True})
+        result = PlayResult.model_validate({**answer["result"], "view": view, "replayed": True})
+        if raise_rejection and result.error is not None and _raised(result):
+            assert result.rejected is not None
+            message = result.error.partition("] ")[2]
+            raise ERRORS.get(result.rejected.code, IllegalMove)(message)
+        return result
 
     def _refuse(
         self,
@@ -185,18 +212,25 @@ class Desk:
         args: PlayInput,
         applied: list[Event],
         notices: list[str],
+        dropped: list[str],
     ) -> tuple[list[str], Rejection | None, Any, Rejection | None]:
         """Applies (sequential) or records (simultaneous) the submission; returns the accepted
         texts, the first rejection, the rejected move, and where a batch stopped uncounted
-        (before a required discard), if any. `notices` gets what reading each accepted move
-        changed without refusing it."""
+        (before a required discard, or once the game or the turn ended), if any. `notices` gets
+        what reading each accepted move changed without refusing it; what the rules dropped of
+        an accepted move goes to `dropped`."""
         engine, record = session.engine, session.record
         opening_menu = Opening(session.legal_moves, session.state, seat)
         if engine.simultaneous:
             # A simultaneous turn is one submission: a list is its lines, accepted or refused
             # whole, so a seat never ends up with half of what it meant.
             items: list[tuple[str, Any]] = [
-                ("move", "\n".join(args.moves)) if args.moves is not None else _single(args)
+                _single(args)
+                if args.moves is None
+                # No lines is the rules' empty list (a hold), not an empty text.
+                else ("structured", [])
+                if not args.moves
+                else ("move", "\n".join(args.moves))
             ]
         elif args.moves is not None:
             items = [("move", text) for text in args.moves]
@@ -208,6 +242,10 @@ class Desk:
             stop = batch_stop(
                 engine, session.legal_moves, session.state, seat, index, form, args.moves
             )
+            if stop is None and index and _turn_over(session, seat):
+                # The batch's earlier moves won the game or ended the turn: the rest were
+                # never the seat's to play, which is no rejection.
+                stop = ended_stop(index, args.moves or (), over=not engine.to_act(session.state))
             if stop is not None:
                 return accepted, None, None, stop
             try:
@@ -215,6 +253,7 @@ class Desk:
                 parsed = read_move(
                     engine, session.legal_moves, session.state, seat, form, value, opening_menu
                 )
+                parsed, cut = engine.trimmed(session.state, seat, parsed)
                 _check_private_lines(session, seat, parsed)
                 text = engine.move_text(parsed)
                 if engine.simultaneous:
@@ -224,6 +263,7 @@ class Desk:
                     self.referee.apply(session, seat, parsed, applied)
                 accepted.append(text)
                 notices.extend(engine.move_notices(parsed))
+                dropped.extend(cut)
             except LeakyLine as exc:
                 # Not kept for the fallback either: the line must not be posted at all.
                 return accepted, _rejection(index, value, exc), None, None
@@ -255,6 +295,12 @@ class Desk:
             seat_rec = record.seats[seat]
             events: list[Event] = []
             if engine.supports_talk:
+                out = engine.out(session.state, seat)
+                if out is not None:
+                    raise NotYourTurn(
+                        f"{out}: an eliminated seat cannot talk.", allowed=OUT_ALLOWED
+                    )
+                _check_talk_left(session, seat)
                 heard_by = engine.talk_audience(session.state, seat, targets)
                 if targets is not None and heard_by != targets:
                     raise BadArgument(
@@ -273,7 +319,10 @@ class Desk:
                         audience=[seat],
                     )
                 )
-                note = "Queued for this turn; the others see it from the next turn."
+                note = (
+                    "Queued for this turn: its readers get it (view, log, wait) when the turn"
+                    " resolves, not before."
+                )
             else:
                 if seat_rec.talk_this_decision >= self.limits.talk_per_decision:
                     raise LimitReached(
@@ -300,6 +349,30 @@ class Desk:
                 else [names[i] for i in targets]
             )
             return TalkResult(game_id=record.game_id, delivered_to=delivered, text=clean, note=note)
+
+
+def _turn_over(session: Session, seat: int) -> bool:
+    try:
+        check_can_act(session, seat)
+    except GameError:
+        return True
+    return False
+
+
+def _check_talk_left(session: Session, seat: int) -> None:
+    """Lines in a submitted turn count against the turn's talk cap like queued ones, so a
+    queued line never pushes an accepted one out at resolve."""
+    engine, record = session.engine, session.record
+    submitted = record.pending.get(seat)
+    if submitted is None:
+        return
+    move = engine.parse_move(session.state, seat, submitted)
+    if engine.talk_left(session.state, seat, move) == 0:
+        raise LimitReached(
+            f"{record.seats[seat].name} has no talk lines left this turn: the submitted"
+            " orders and the lines queued with talk use them all.",
+            allowed="talk again once the turn resolves",
+        )
 
 
 class LeakyLine(IllegalMove):
@@ -393,14 +466,6 @@ def _requests(
     return [StoredRequest(seat, args.request_id, fingerprint, text)]
 
 
-def _rejection_error(rejection: Rejection) -> GameError:
-    prefix = (
-        f"Move {rejection.index + 1} ({rejection.move!r}) rejected: " if rejection.index else ""
-    )
-    reason = rejection.reason.rstrip()
-    if not reason.endswith((".", "!", "?")):
-        reason += "."
-    return ERRORS.get(rejection.code, IllegalMove)(
-        prefix + reason + " You may try once more for this decision; a second rejection plays"
-        " the default move for you (recorded as a fallback)."
-    )
+def _raised(result: PlayResult) -> bool:
+    """Whether the plain service raises a rejection: when nothing of the call was applied."""
+    return not result.accepted and result.fallback is None

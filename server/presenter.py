@@ -27,9 +27,11 @@ from ..transcripts.events import (
     view_digest,
 )
 from ..transcripts.redact import may_see, visible
+from ..transcripts.replay import seat_observation
 from .catch_up import move_line, since_last_look, since_text
 from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
+from .seats import OUT_ALLOWED
 from .sessions import Session
 from .store.memory import Store
 from .text_rules import shown_seed
@@ -113,7 +115,7 @@ class Presenter:
         this view, and hands over the fallbacks it has not been told of yet. `detail` says how
         much of it the answer carries (full, brief, none); what is recorded does not change."""
         record, engine = session.record, session.engine
-        observation = engine.observe(session.state, seat)
+        observation = seat_observation(engine, session.state, seat, record.pending.get(seat))
         to_act = engine.to_act(session.state)
         outcome = engine.outcome(session.state)
         chat = self.chat_for(session, seat)
@@ -244,6 +246,8 @@ class Presenter:
         elif seat in record.pending:
             waiting = ", ".join(record.seats[i].name for i in to_act if i not in record.pending)
             lines.append(f"You have submitted this turn; waiting for {waiting}.")
+        elif (out := session.engine.out(session.state, seat)) is not None:
+            lines.append(f"You are out of the game: {out}. You may still use {OUT_ALLOWED}.")
         elif seat in to_act:
             # After a move (brief) the seat knows the way; a first or full view says it.
             how = "" if detail == "brief" else ": call legal_moves, then play"
@@ -351,6 +355,8 @@ class Presenter:
         if isinstance(shown, Talk | StateTalk):
             target = "all" if shown.to is None else ", ".join(names[i] for i in shown.to)
             text = f"to {target}: {shown.text}"
+            if isinstance(shown, StateTalk):
+                text += " (queued: posted to them when the turn resolves)"
             return LogEvent(seq=seq, type="talk", seat=names[shown.seat], text=text)
         if isinstance(shown, Move):
             text = move_line(shown.move, shown.news)

@@ -13,7 +13,16 @@ from typing import Any
 from ..engines import GameError
 from ..engines.protocol import LazyLegalMoves
 from ..engines.runner import bot_stream
-from ..transcripts.events import Batch, Event, Fallback, FallbackReason, Footer, Move, Settle
+from ..transcripts.events import (
+    Batch,
+    Event,
+    Fallback,
+    FallbackReason,
+    Footer,
+    Move,
+    Settle,
+    Talk,
+)
 from ..transcripts.redact import redactions
 from .sessions import Session
 
@@ -53,6 +62,7 @@ class Referee:
             for seat, text in sorted(record.pending.items())
         }
         before = session.state
+        queued = engine.queued_talk(before)
         session.state = engine.apply_batch(before, moves)
         texts = {seat: engine.move_text(m) for seat, m in moves.items()}
         events.append(
@@ -63,6 +73,17 @@ class Referee:
                 redacted=redactions(texts, self._shown(session, moves)),
                 news=list(engine.news(before, session.state)),
             )
+        )
+        # Lines sent with `talk` during the turn were written for their sender alone: the
+        # resolve posts them, so their readers get them now, with the turn, and not before.
+        events.extend(
+            Talk(
+                seat=seat,
+                to=None if to is None else list(to),
+                text=text,
+                audience=None if to is None else sorted({seat, *to}),
+            )
+            for seat, to, text in queued
         )
         record.pending = {}
         self.next_decision(session)

@@ -13,6 +13,8 @@ from .errors import AlreadySubmitted, BadArgument, BadCredential
 from .sessions import Session
 
 OPEN_SEAT = "open"
+OUT_ALLOWED = "show, log and wait, to read the game until it ends"
+"""What a seat out of the game (eliminated) may still do."""
 
 
 def hash_secret(secret: str) -> str:
@@ -51,10 +53,16 @@ def check_can_act(session: Session, seat: int) -> None:
     if not to_act or record.status == "over":
         raise GameOver("The game is over.", allowed="show or log to read the result")
     if seat not in to_act:
+        out = engine.out(session.state, seat)
+        if out is not None:
+            raise NotYourTurn(
+                f"{out}: it is out of the game, never to act or talk again.",
+                allowed=OUT_ALLOWED,
+            )
         names = ", ".join(record.seats[i].name for i in to_act)
         raise NotYourTurn(
             f"{record.seats[seat].name} is not to act now; waiting for {names}.",
-            allowed="show, legal_moves, log, talk",
+            allowed="show, log, wait, talk (legal_moves once it is your turn)",
         )
     if engine.simultaneous and seat in record.pending:
         raise AlreadySubmitted(

@@ -293,7 +293,10 @@ class GameService:
         expect_decision: int | None = None,
         detail: str = "brief",
         image: bool = False,
+        raise_rejection: bool = True,
     ) -> PlayResult:
+        """A play. Every rejection is in the answer (`error`, `rejected`, `fallback`,
+        `tries_left`); with `raise_rejection` one that left nothing applied is raised instead."""
         args = validated(
             PlayInput,
             game_id=game_id,
@@ -308,7 +311,7 @@ class GameService:
             detail=detail,
             image=image,
         )
-        return self.desk.play(args)
+        return self.desk.play(args, raise_rejection=raise_rejection)
 
     def talk(
         self, game_id: str, credential: str, text: str, *, to: Sequence[str] | None = None

@@ -313,6 +313,14 @@ class Table:
         missing = [m for m in markers if m.lower() not in every]
         assert not missing, f"{viewer} should see {missing}"
 
+    async def expect_logged(self, viewer: int, *markers: str) -> None:
+        """The positive control for the log: the viewer reads each marker in `log` and in
+        `wait` (poll), not only in its view."""
+        reads = self.seat_reads(viewer)
+        for path in ("log", "poll"):
+            missing = [m for m in markers if m.lower() not in reads[path].lower()]
+            assert not missing, f"{viewer} should read {missing} in {path}"
+
 
 TILE = re.compile(r"\bt\d+\b")
 

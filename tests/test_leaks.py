@@ -197,6 +197,9 @@ async def test_territory_pending_orders_notes_and_private_lines(
         await t.check("resolved")
         await t.expect_seen(ochre, "mkTerSaySableOchre", "mkTerPublicSable")
         await t.expect_seen(verdant, "mkTerTalkOchreVerdant")
+        # A line sent with `talk` reaches its reader's log and wait with the resolve (issue 20).
+        await t.expect_logged(verdant, "mkTerTalkOchreVerdant")
+        await t.expect_logged(ochre, "mkTerSaySableOchre", "mkTerPublicSable")
         await t.expect_seen(sable, "mkTerFallbackVerdantSable")
         await t.expect_seen(None, "mkTerPublicSable")
         # Turn 2: a private line inside orders reaches its recipient only after the resolve.

@@ -38,8 +38,14 @@ async def test_one_llm_seat_plays_eighteen_turns(tmp_path: Path) -> None:
             client, "play", game_id=gid, credential=cred, move="claim 4,0\nraze 0,0"
         )
         assert "try once more" in first and "raze" in first.lower()
-        second = await call(client, "play", game_id=gid, credential=cred, move="raze 0,0")
+        # The second rejection is an error too (issue 20), its answer whole beside it.
+        answer = await client.call_tool(
+            "play", {"game_id": gid, "credential": cred, "move": "raze 0,0"}
+        )
+        assert answer.is_error and answer.structured_content is not None
+        second = answer.structured_content
         assert second["fallback"] is not None and second["fallback"].startswith("hold")
+        assert second["tries_left"] == 0 and second["rejected"]["code"] == "illegal_move"
         assert second["view"]["decision"] == 1, "the turn resolved with Sable holding"
         turns = 1
         view = second["view"]

@@ -16,7 +16,7 @@ import pytest
 from cogs_arena.engines import get_engine
 from cogs_arena.server.cli.main import main
 from cogs_arena.server.errors import BadArgument
-from cogs_arena.server.service import GameService
+from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import Header
@@ -71,14 +71,26 @@ def test_each_fixture_replays_as_far_as_its_versions_allow(game: str) -> None:
         assert report.transitions + report.views_checked <= recorded
 
 
+def _fresh(tmp_path: Path, game: str) -> list[dict[str, Any]]:
+    """A short game recorded by the engines as they are now (every version matching)."""
+    service = GameService(MemoryStore(), tmp_path / "fresh")
+    started = service.new_game(game, seed=5, seat=0)
+    for _ in range(6):
+        service.show(started.game_id, started.credential)
+        service.play(started.game_id, started.credential, Submission(number=1))
+    [path] = (tmp_path / "fresh").rglob("*.jsonl")
+    assert replay(path).complete
+    return _lines(path)
+
+
 def test_a_forged_digest_under_the_same_version_is_still_a_mismatch(tmp_path: Path) -> None:
-    lines = _lines(FIXTURES / "influence.jsonl")
-    move = next(i for i, e in enumerate(lines) if e["type"] == "move" and i > 5)
+    lines = _fresh(tmp_path, "influence")
+    move = next(i for i, e in enumerate(lines) if e["type"] == "move" and i > 3)
     lines[move]["digest"] = "0" * 64
     report = replay(_write(tmp_path / "forged-move.jsonl", lines))
     assert not report.ok and any("digest" in m for m in report.mismatches)
 
-    lines = _lines(FIXTURES / "influence.jsonl")
+    lines = _fresh(tmp_path / "again", "influence")
     view = next(i for i, e in enumerate(lines) if e["type"] == "view")
     lines[view]["digest"] = "f" * 64
     report = replay(_write(tmp_path / "forged-view.jsonl", lines))

@@ -42,6 +42,8 @@ def _header(game: str, ruleset: Any, seed: int, names: tuple[str, ...]) -> Heade
         ruleset=ruleset.model_dump(mode="json"),
         seed=seed,
         seats=seats,
+        rules_version=get_engine(game).rules_version,
+        view_version=get_engine(game).view_version,
         wall={"started": 0.0},
     )
 

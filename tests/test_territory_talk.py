@@ -43,7 +43,11 @@ def test_canonical_text_round_trips() -> None:
     data = json.loads(json.dumps(E.move_json(move)))
     assert data["talk"][1] == {"to": "Ash", "text": "a private word; really"}
     assert E.move_from_json(s, SABLE, data) == move
-    assert E.move_text(E.parse_move(s, SABLE, "")) == "hold"
+    # An empty text is no move (issue 20); the structured empty list is the rules' hold.
+    for empty in ("", "  \n "):
+        with pytest.raises(MalformedMove, match="empty"):
+            E.parse_move(s, SABLE, empty)
+    assert E.move_text(E.move_from_json(s, SABLE, [])) == "hold"
     assert E.parse_move(s, SABLE, "hold\nsay: hi") == TerritoryMove((), (Talk(None, "hi"),))
 
 
@@ -110,18 +114,21 @@ def test_lines_are_cut_to_200_characters_on_character_boundaries() -> None:
 
 
 def test_at_most_three_lines_per_turn_counting_queued_talk() -> None:
+    """T14: lines over the cap are dropped (and said so), never the set refused (issue 20)."""
     s = game()
-    four = "\n".join(f"say: line {i}" for i in range(4))
-    with pytest.raises(IllegalMove) as info:
-        E.validate(s, SABLE, E.parse_move(s, SABLE, four))
-    assert "at most 3" in str(info.value)
+    four = E.parse_move(s, SABLE, "\n".join(f"say: line {i}" for i in range(4)))
+    E.validate(s, SABLE, four)
+    kept, dropped = E.trimmed(s, SABLE, four)
+    assert [t.text for t in kept.talk] == ["line 0", "line 1", "line 2"]
+    assert len(dropped) == 1 and "line 3" in dropped[0] and "at most 3" in dropped[0]
     s1 = E.talk(s, SABLE, "first", None)
     s2 = E.talk(s1, SABLE, "second", (ASH,))
     assert s.pending_talk == () and len(s2.pending_talk) == 2
     E.validate(s2, SABLE, E.parse_move(s2, SABLE, "say: third"))
-    with pytest.raises(IllegalMove) as info:
-        E.validate(s2, SABLE, E.parse_move(s2, SABLE, "say: third\nsay: fourth"))
-    assert "at most 3" in str(info.value)
+    two = E.parse_move(s2, SABLE, "say: third\nsay: fourth")
+    E.validate(s2, SABLE, two)
+    kept, dropped = E.trimmed(s2, SABLE, two)
+    assert [t.text for t in kept.talk] == ["third"] and "2 already queued" in dropped[0]
     s3 = E.talk(s2, SABLE, "third", None)
     with pytest.raises(IllegalMove) as info:
         E.talk(s3, SABLE, "fourth", None)

@@ -163,7 +163,9 @@ class Settle(_Event):
 
 
 class Talk(_Event):
-    """A talk line the host keeps beside the game (games without talk in their rules)."""
+    """A talk line the host keeps beside the game (games without talk in their rules), or a
+    line queued in the state (`state_talk`, its sender's alone) as the resolve posts it to its
+    readers."""
 
     type: Literal["talk"] = "talk"
     seat: int

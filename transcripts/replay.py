@@ -16,8 +16,10 @@ from typing import Any
 
 from ..engines import Engine, Outcome, get_engine
 from .events import (
+    Attempt,
     Batch,
     Event,
+    Fallback,
     Footer,
     ForkPoint,
     Header,
@@ -107,6 +109,9 @@ def replay_events(
         report.mismatches.append(f"line 1: cannot start the game: {exc}")
         return report
     footer_line: int | None = None
+    submitted: dict[int, str] = {}
+    """Each seat's accepted submission for the simultaneous turn in progress, as the record
+    tells it (an accepted attempt, or a fallback): a view counts what it used."""
     expected = 1
     for number, event in enumerate(events, start=1):
         if event.seq != expected:  # once per gap, not on every line after it
@@ -123,12 +128,17 @@ def replay_events(
         try:
             if isinstance(event, Transition):
                 state = apply_transition(engine, state, event)
+                if not isinstance(event, StateTalk):
+                    submitted.clear()
+            elif isinstance(event, Attempt | Fallback):
+                _note_submission(engine, submitted, event)
+                continue
             elif isinstance(event, ViewShown) and not views:
                 continue
             elif isinstance(event, ViewShown):
                 # The record keeps a digest of what the seat saw; the view itself is a function
-                # of the state and the seat, so it is regenerated here, not stored.
-                observation = engine.observe(state, event.seat)
+                # of the state, the seat and its submission, so it is regenerated here.
+                observation = seat_observation(engine, state, event.seat, submitted.get(event.seat))
                 seen = view_digest(observation)
                 report.views_checked += 1
                 if on_view is not None:
@@ -210,6 +220,27 @@ def _check_fork(report: ReplayReport, number: int, fork: ForkPoint, digest: str)
             f"line {number}: fork of {fork.parent} at decision {fork.at}: digest "
             f"{_short(digest)}, the parent's {_short(fork.digest)}"
         )
+
+
+def seat_observation(
+    engine: Engine[Any, Any], state: Any, seat: int, submitted: str | None
+) -> dict[str, Any]:
+    """What a seat is shown of `state`, once it has `submitted` its move for a simultaneous
+    turn (the text as accepted), or before."""
+    if submitted is None or not engine.simultaneous:
+        return engine.observe(state, seat)
+    return engine.observe_submitted(state, seat, engine.parse_move(state, seat, submitted))
+
+
+def _note_submission(
+    engine: Engine[Any, Any], submitted: dict[int, str], event: Attempt | Fallback
+) -> None:
+    if not engine.simultaneous:
+        return
+    if isinstance(event, Fallback):
+        submitted[event.seat] = event.move
+    elif event.accepted:
+        submitted[event.seat] = event.accepted[-1]
 
 
 def apply_transition(engine: Engine[Any, Any], state: Any, event: Transition) -> Any:

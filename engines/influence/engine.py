@@ -52,6 +52,8 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
     simultaneous: ClassVar[bool] = False
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
+    view_version: ClassVar[int] = 2
+    """2: `end` has no news (version 1 repeated the previous turn's capture after it)."""
     ruleset_model: ClassVar[type[Ruleset]] = InfluenceRuleset
 
     # ---- rulesets and setup -------------------------------------------------------------

@@ -34,7 +34,10 @@ def _new_attack(before: InfluenceState, after: InfluenceState) -> AttackRecord |
     if before.phase != "attack":
         return None
     made = after.turn_attacks
-    if after.phase != "attack":
-        record = after.last_turns[before.mover]
-        made = () if record is None else record.attacks
+    record = after.last_turns[before.mover]
+    if record is not None and record != before.last_turns[before.mover]:
+        # The move closed the turn (an elimination, or `end` with nowhere to reinforce): its
+        # attacks are in the record it wrote. A record from an earlier turn says nothing of
+        # this move: `end` after fewer attacks than last turn attacked nothing.
+        made = record.attacks
     return made[-1] if len(made) > len(before.turn_attacks) else None

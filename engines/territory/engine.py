@@ -12,11 +12,19 @@ from . import picture
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
 from .menu import menu
-from .moves import TerritoryMove, clean_talk, move_from_json, move_json, move_text, parse_text
+from .moves import (
+    TerritoryMove,
+    clean_talk,
+    move_from_json,
+    move_json,
+    move_text,
+    parse_text,
+    talk_text,
+)
 from .news import news
 from .render import render
-from .resolve import hold_keeping_talk, queue_talk, resolve
-from .rules import check_move, living, pool
+from .resolve import capped_talk, hold_keeping_talk, queue_talk, resolve
+from .rules import check_move, living, pool, talk_count
 from .ruleset import TerritoryRuleset
 from .schema import MOVE_SCHEMA
 from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
@@ -32,6 +40,9 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
     )
     simultaneous: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = True
+    view_version: ClassVar[int] = 2
+    """2: an eliminated seat's view says it is out (no reach, no talk left), and a submitted
+    turn's talk lines count against the talk left the view shows."""
     ruleset_model: ClassVar[type[Ruleset]] = TerritoryRuleset
 
     # ---- setup ---------------------------------------------------------------------------
@@ -156,6 +167,49 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
         if to is None or any(t == seat or state.seats[t].life == ELIMINATED for t in to):
             return None
         return to
+
+    def trimmed(
+        self, state: TerritoryState, seat: int, move: TerritoryMove
+    ) -> tuple[TerritoryMove, tuple[str, ...]]:
+        # T14: lines over the cap are dropped, never the set; resolve would drop the same ones.
+        kept = capped_talk(state, seat, move.talk)
+        if len(kept) == len(move.talk):
+            return move, ()
+        cap, queued = state.ruleset.talk_lines, talk_count(state, seat)
+        why = f"at most {cap} talk lines per seat per turn" + (
+            f", {queued} already queued with talk" if queued else ""
+        )
+        dropped = tuple(
+            f"talk line {i + 1} ({talk_text(t)!r}) dropped: {why}"
+            for i, t in enumerate(move.talk)
+            if i >= len(kept)
+        )
+        return TerritoryMove(move.orders, kept, move.note), dropped
+
+    def talk_left(
+        self, state: TerritoryState, seat: int, submitted: TerritoryMove | None = None
+    ) -> int | None:
+        used = talk_count(state, seat) + (0 if submitted is None else len(submitted.talk))
+        return max(0, state.ruleset.talk_lines - used)
+
+    def observe_submitted(
+        self, state: TerritoryState, seat: int, move: TerritoryMove
+    ) -> dict[str, JSON]:
+        view = self.observe(state, seat)
+        if "talkLinesLeft" in view:
+            view["talkLinesLeft"] = self.talk_left(state, seat, move)
+        return view
+
+    def out(self, state: TerritoryState, seat: int) -> str | None:
+        if state.ended is not None or state.seats[seat].life != ELIMINATED:
+            return None
+        return f"{ALIASES[seat]} was eliminated on turn {state.seats[seat].eliminated_turn}"
+
+    def queued_talk(
+        self, state: TerritoryState
+    ) -> tuple[tuple[int, tuple[int, ...] | None, str], ...]:
+        # Resolve posts every queued line (step "talk"); T14's public DMs were made so at queueing.
+        return tuple((t.frm, None if t.to is None else (t.to,), t.text) for t in state.pending_talk)
 
     def private_lines(self, move: TerritoryMove) -> tuple[tuple[int, ...], ...]:
         return tuple((t.to,) for t in move.talk if t.to is not None)

@@ -8,7 +8,9 @@ Canonical text, one item per line:
     say Ash: a private word
     note: my plan
 with `hold` in place of the orders when there are none. Parsing also accepts `;` between orders
-(a talk or note line runs to the end of its line).
+(a talk or note line runs to the end of its line). An empty text is no move at all (a client that
+sent nothing has not chosen to hold); the structured form's empty list is the rules' hold. A talk
+line with no text is skipped in both forms, as the reference does.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def _bad(what: str) -> MalformedMove:
 
 
 def _alias(name: str, what: str) -> int:
-    seat = ALIAS_INDEX.get(name.lower())
+    seat = ALIAS_INDEX.get(name.strip().lower())
     if seat is None:
         raise MalformedMove(f"Unknown seat alias {name!r} in {what!r}.", allowed=", ".join(ALIASES))
     return seat
@@ -132,7 +134,7 @@ def parse_order(text: str) -> Order | None:
     if fast is not None:
         return fast
     low = seg.lower()
-    if low in ("hold", "pass", "none"):
+    if low == "hold":
         return None
     m = _CLAIM_RAZE.match(seg)
     if m:
@@ -156,10 +158,15 @@ are immutable so one value serves every move."""
 
 def _talk_to(name: str | None) -> int | None:
     # T14: an unknown alias is treated as public.
-    return None if name is None else ALIAS_INDEX.get(name.lower())
+    return None if name is None else ALIAS_INDEX.get(name.strip().lower())
 
 
 def parse_text(text: str, talk_chars: int, note_chars: int) -> TerritoryMove:
+    if not text.strip():
+        raise MalformedMove(
+            "The move is empty; an empty text is not a move.",
+            allowed="'hold' for no orders (or moves=[]), or " + SYNTAX,
+        )
     orders: list[Order] = []
     talk: list[Talk] = []
     note: str | None = None
@@ -176,9 +183,8 @@ def parse_text(text: str, talk_chars: int, note_chars: int) -> TerritoryMove:
                 if not m:
                     raise _bad(f"the talk line {rest!r} (write 'say: TEXT' or 'say ALIAS: TEXT')")
                 line = clean_talk(m.group(2), talk_chars)
-                if not line:
-                    raise _bad(f"the talk line {rest!r}: it has no text")
-                talk.append(Talk(_talk_to(m.group(1)), line))
+                if line:
+                    talk.append(Talk(_talk_to(m.group(1)), line))
                 break
             if _NOTE_START.match(rest):
                 m = _NOTE.match(rest)
@@ -247,7 +253,7 @@ def _order_from_json(item: Any) -> Order | None:
     if not isinstance(item, Mapping):
         raise _bad(f"the order {item!r} (an object or a text order)")
     kind = str(item.get("type", item.get("kind", ""))).lower()
-    if kind in ("hold", "pass"):
+    if kind == "hold":
         return None
     if kind in ("claim", "raze"):
         tile = item.get("tile")
@@ -280,7 +286,7 @@ def _order_from_json(item: Any) -> Order | None:
         if amount < 0:
             raise _bad(f"the amount of {dict(item)!r} (a whole number ≥ 1)")
         return Order("transfer", to=_alias(to, "transfer"), amount=amount)
-    raise _bad(f"the order {dict(item)!r} (type must be claim, raze or transfer)")
+    raise _bad(f"the order {dict(item)!r} (type must be claim, raze, transfer or hold)")
 
 
 def move_from_json(data: Any, talk_chars: int, note_chars: int) -> TerritoryMove:
@@ -314,9 +320,8 @@ def move_from_json(data: Any, talk_chars: int, note_chars: int) -> TerritoryMove
         else:
             raise _bad(f'the talk line {item!r} (use {{"to": null, "text": "..."}})')
         line = clean_talk(text, talk_chars)
-        if not line:
-            raise _bad("a talk line with no text")
-        talk.append(Talk(to, line))
+        if line:
+            talk.append(Talk(to, line))
     raw_note = data.get("note")
     if raw_note is not None and not isinstance(raw_note, str):
         raise _bad("note (a string or null)")

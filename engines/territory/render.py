@@ -95,14 +95,20 @@ def render(view: Mapping[str, Any]) -> str:
         out.append(line)
     out.extend(render_board(view["tiles"]))
     limit = view["rules"]["talkChars"]
+    out_turn = view.get("eliminatedTurn") if seat_view and not over else None
+    if out_turn is not None:
+        out.append(
+            f"You were eliminated on turn {out_turn}: you give no more orders and cannot talk."
+            " You may still read the game (show, log, wait) until it ends."
+        )
     if seat_view:
-        if not over:
+        if not over and out_turn is None:
             out.append(_reach_line(view))
             out.append(_raze_reach_line(view))
         report = view.get("report")
         if report:
             out.append(f"Last turn (T{report['turn']}): " + _report_line(report))
-        if not over:
+        if not over and out_turn is None:
             out.append(f"Talk lines left this turn: {view['talkLinesLeft']}.")
             for t in view.get("queuedTalk", []):
                 to = f" to {t['to']} (private)" if t["to"] else ""

@@ -212,13 +212,7 @@ def check_move(state: TerritoryState, seat: int, move: TerritoryMove) -> list[in
             f"The set has {len(move.orders)} orders; at most {r.max_orders} per turn.",
             allowed=_allowed(r),
         )
-    queued = talk_count(state, seat)
-    if queued + len(move.talk) > r.talk_lines:
-        raise IllegalMove(
-            f"{queued + len(move.talk)} talk lines this turn ({queued} queued + {len(move.talk)} "
-            f"submitted); at most {r.talk_lines} lines per seat per turn.",
-            allowed=f"{max(0, r.talk_lines - queued)} more talk lines this turn",
-        )
+    # Talk over the cap never refuses a set (T14): `resolve.capped_talk` drops the extra lines.
     claimed: set[int] = set()
     try:
         costs = [order_cost(state, seat, i, o, claimed) for i, o in enumerate(move.orders)]

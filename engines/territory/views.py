@@ -351,6 +351,10 @@ def observe(state: TerritoryState, seat: int, outcome: JSON) -> dict[str, JSON]:
         ranking: list[dict[str, Any]] = view["ranking"]
         view["rank"] = next(x["rank"] for x in ranking if x["seat"] == seat)
         return view
+    if me.life == ELIMINATED:
+        # T17: never asked to act again; T14: cannot talk. So no reach and no talk left.
+        view["eliminatedTurn"] = me.eliminated_turn
+        return view
     claim_keys, raze_keys = reach_keys(state, seat)
     view.update(
         {

@@ -138,20 +138,22 @@ def _paging(menu: Menu, page_size: int) -> str:
 
 
 def _play_text(result: PlayResult) -> str:
-    lines = []
+    # A rejection's error text comes first and says it all: reason, what was applied, tries left.
+    lines = [] if result.error is None else [result.error]
     if len(result.accepted) > 2 and result.rejected is None and result.not_applied is None:
         # The seat sent them; the structured `accepted` lists each one.
         lines.append(f"Accepted all {len(result.accepted)} moves.")
     elif result.accepted:
         lines.append("Accepted: " + "; ".join(result.accepted))
     lines.extend(f"Note: {n}" for n in result.read_notes)
-    if result.rejected is not None:
+    if result.rejected is not None and result.error is None:
         lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
+    lines.extend(f"Dropped, the rest stands: {line}" for line in result.dropped)
     if result.not_applied is not None:
         lines.append(
             f"Not played from move {result.not_applied.index + 1}: {result.not_applied.reason}"
         )
-    if result.fallback is not None:
+    if result.fallback is not None and result.error is None:
         lines.append(f"Fallback applied for you: {result.fallback}")
     if result.submitted_waiting:
         lines.append("Submitted; the turn resolves when every seat has submitted.")
@@ -254,10 +256,11 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
         return _result(menu, _menu_text(menu, args.page_size))
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
-        """Play: give exactly one of move, number, moves or structured. A rejected move returns
-        the reason; you may try once more, then the default move is played for you. A whole
-        turn fits in one call with `moves=[...]`. The answer carries your new view: brief by
-        default (`detail`: full, brief, data or none)."""
+        """Play: give exactly one of move, number, moves or structured. A rejected move is a
+        tool error with the reason, what was applied before it and the tries left; you may try
+        once more, then the default move is played for you. A whole turn fits in one call with
+        `moves=[...]`. The answer carries your new view: brief by default (`detail`: full,
+        brief, data or none)."""
         result = service.play(
             args.game_id,
             args.credential,
@@ -267,8 +270,11 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
             expect_decision=args.decision,
             detail=args.detail,
             image=args.image,
+            raise_rejection=False,
         )
-        return _result(result, _play_text(result), result.view.picture)
+        answer = _result(result, _play_text(result), result.view.picture)
+        # A rejection is an error the model must notice, with the whole answer beside it.
+        return answer if result.error is None else answer.model_copy(update={"is_error": True})
 
     def talk(args: TalkInput, ctx: Ctx) -> Annotated[CallToolResult, TalkResult]:
         """Say something to all seats, or privately to named seats."""
