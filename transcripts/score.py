@@ -130,6 +130,10 @@ class SeatTally:
     """`play` calls, refused ones included."""
     illegal: int = 0
     fallbacks: int = 0
+    """Decisions the host defaulted (one however many moves it then played)."""
+    host_moves: int = 0
+    """Moves the host chose: the first of a defaulted decision and every move with which it
+    finished the turn (`Fallback.continued`)."""
     moves: int = 0
     """Transitions that applied a move of this seat (its own or a fallback)."""
     score: float | None = None
@@ -158,8 +162,9 @@ def seat_tallies(events: Sequence[Event]) -> list[SeatTally]:
         elif isinstance(event, Attempt):
             seats[event.seat].attempts += 1
             seats[event.seat].illegal += 0 if event.ok or not event.counted else 1
-        elif isinstance(event, Fallback) and not event.continued:
-            seats[event.seat].fallbacks += 1
+        elif isinstance(event, Fallback):
+            seats[event.seat].host_moves += 1
+            seats[event.seat].fallbacks += 0 if event.continued else 1
         elif isinstance(event, Move):
             seats[event.seat].moves += 1
         elif isinstance(event, Batch):
