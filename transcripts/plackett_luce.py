@@ -95,34 +95,61 @@ def fit_stages(
     """Log-strengths (unanchored: the reference is at 0) maximising the weighted
     log-likelihood plus the prior's virtual games. `weights` gives each game's count; `start`
     (a nearby fit) saves steps."""
+    counts = np.ones((1, data.games)) if weights is None else weights[None, :]
+    fitted: Floats = fit_many(data, counts, prior, tolerance, start)[0]
+    return fitted
+
+
+CELLS = 2_000_000
+"""Resamples are fitted together in batches of about this many stage × label cells."""
+
+
+def fit_many(
+    data: Stages,
+    weights: Floats,
+    prior: float = PRIOR_GAMES,
+    tolerance: float = 1e-9,
+    start: Floats | None = None,
+) -> Floats:
+    """`fit_stages` for each row of `weights` (resamples × games), fitted side by side: one
+    Newton step for every resample at once costs little more than one."""
     width = len(data.labels)
+    rounds = weights.shape[0]
     if width == 0:
-        return np.zeros(0)
-    per_stage = np.ones(len(data.size)) if weights is None else weights[data.game]
-    wins = data.chosen.T @ per_stage
-    theta = np.zeros(width) if start is None else start.copy()
+        return np.zeros((rounds, 0))
+    batch = max(1, CELLS // max(1, data.left.size))
+    if rounds > batch:
+        parts = [
+            fit_many(data, weights[i : i + batch], prior, tolerance, start)
+            for i in range(0, rounds, batch)
+        ]
+        return np.concatenate(parts)
+    per_stage = weights[:, data.game]  # resamples × stages
+    wins = per_stage @ data.chosen
+    theta = np.zeros((rounds, width)) if start is None else np.tile(start, (rounds, 1))
+    pin = np.full((width, width), 1.0 / width) if prior <= 0 else 0.0
     for _ in range(200):
         strength = np.exp(theta)
-        share = data.left * strength  # stages × labels
-        total = share.sum(axis=1)
-        factor = per_stage * data.size / np.where(total > 0, total, 1.0)
-        expected = share.T @ factor
+        share = data.left[None, :, :] * strength[:, None, :]  # resamples × stages × labels
+        total = share.sum(axis=2)
+        total = np.where(total > 0, total, 1.0)
+        factor = per_stage * data.size / total
+        expected = np.matmul(factor[:, None, :], share)[:, 0, :]
         p = strength / (1.0 + strength)
         gradient = wins - expected + prior * (1.0 - 2.0 * p)
-        curvature = np.diag(expected + 2.0 * prior * p * (1.0 - p)) - (
-            (share * (factor / np.where(total > 0, total, 1.0))[:, None]).T @ share
-        )
-        if prior <= 0:  # without the reference, the scale itself is free: pin its mean
-            curvature += np.full((width, width), 1.0 / width)
-        step = np.linalg.solve(curvature, gradient)
-        # Newton's step on a concave function, halved where it overshoots far from the top
-        limit = np.max(np.abs(step))
-        if limit > 2.0:
-            step *= 2.0 / limit
+        curvature = np.matmul(share.transpose(0, 2, 1), share * (-factor / total)[:, :, None])
+        diagonal = np.arange(width)
+        curvature[:, diagonal, diagonal] += expected + 2.0 * prior * p * (1.0 - p)
+        # without the reference the scale itself is free: pin its mean
+        step = np.linalg.solve(curvature + pin, gradient[:, :, None])[:, :, 0]
+        # Newton's step on a concave function, shortened where it overshoots far from the top
+        limit = np.max(np.abs(step), axis=1)
+        step *= np.minimum(1.0, 2.0 / np.maximum(limit, 1e-300))[:, None]
         theta = theta + step
-        if limit < tolerance:
+        if np.max(limit) < tolerance:
             break
-    return theta
+    fitted: Floats = theta
+    return fitted
 
 
 def anchored(theta: Floats, labels: Sequence[str], reference: str | None) -> Floats:

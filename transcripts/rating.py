@@ -195,6 +195,23 @@ class _Fitter:
         theta = plackett_luce.anchored(theta, self.labels, self.reference)
         return {label: float(v) for label, v in zip(self.labels, theta, strict=True)}
 
+    def fit_all(
+        self, weights: np.ndarray[Any, np.dtype[np.float64]]
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Ratings per resample (rows) and label (columns, in `labels` order)."""
+        if self.method == "openskill":
+            rows = [self.fit(w) for w in weights]
+            return np.array([[row[x] for x in self.labels] for row in rows]).reshape(
+                len(weights), len(self.labels)
+            )
+        theta = plackett_luce.fit_many(self.stages, weights, start=self.start)
+        zero = (
+            theta.mean(axis=1)
+            if self.reference is None
+            else theta[:, self.labels.index(self.reference)]
+        )
+        return theta - zero[:, None]
+
     def intervals(
         self, rounds: int, seed: int
     ) -> tuple[dict[str, tuple[float, float]], int, str | None]:
@@ -220,15 +237,10 @@ class _Fitter:
         if self.method != "openskill" and self.start is None:
             self.fit(None)  # the full fit: where every refit starts
         rng = np.random.default_rng(seed)
-        draws: dict[str, list[float]] = defaultdict(list)
-        used = 0
-        for _ in range(rounds):
-            weights = np.bincount(rng.integers(0, games, games), minlength=games).astype(float)
-            if not np.all(weights @ self.present > 0):
-                continue
-            used += 1
-            for label, value in self.fit(weights).items():
-                draws[label].append(value)
+        picks = [rng.integers(0, games, games) for _ in range(rounds)]
+        weights = np.array([np.bincount(p, minlength=games) for p in picks], dtype=np.float64)
+        usable = weights[np.all(weights @ self.present > 0, axis=1)]
+        used = len(usable)
         if used * 2 < rounds:
             why = (
                 f"only {used} of {rounds} resamples held every label: some labels are in too "
@@ -237,7 +249,7 @@ class _Fitter:
             return {}, used, why
         out = {
             label: (percentile(values, 0.025), percentile(values, 0.975))
-            for label, values in draws.items()
+            for label, values in zip(self.labels, self.fit_all(usable).T.tolist(), strict=True)
         }
         if self.reference is not None:
             out.pop(self.reference, None)  # at 0 in every refit, by definition
