@@ -122,6 +122,9 @@ def test_unfinished_games_count_but_are_not_rated(tmp_path: Path) -> None:
     assert rows["a"].games == 2 and rows["a"].finished == 1 and rows["a"].win_rate == 1.0
     assert rows["c"].rating is None and rows["c"].finished == 0 and rows["c"].low is None
     assert rows["a"].rating > rows["b"].rating
+    only_open = rate(read_results([tmp_path / "open.jsonl"]).rows, "model", 10)
+    assert [r.rating for r in only_open.rows] == [None, None]
+    assert only_open.games[0].no_interval == "no finished game with two seats or more"
 
 
 def test_the_command_prints_table_json_csv_and_draws_the_chart(

@@ -73,8 +73,8 @@ def stages(rankings: Sequence[Ranking]) -> Stages:
             owner.append(number)
             remaining = [r - c for r, c in zip(remaining, chosen, strict=True)]
     width = len(labels)
-    left = np.array(left_rows, dtype=np.float64).reshape(-1, width)
-    chosen_m = np.array(chosen_rows, dtype=np.float64).reshape(-1, width)
+    left = np.array(left_rows, dtype=np.float64).reshape(len(left_rows), width)
+    chosen_m = np.array(chosen_rows, dtype=np.float64).reshape(len(chosen_rows), width)
     return Stages(
         labels=labels,
         left=left,
