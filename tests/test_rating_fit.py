@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 from league_helpers import llm, written_game
 
+from cogs_arena.engines import get_engine
 from cogs_arena.server.cli import main
+from cogs_arena.server.sim_play import Planned, play
 from cogs_arena.transcripts import plackett_luce
 from cogs_arena.transcripts.plackett_luce import Ranking
 from cogs_arena.transcripts.rating import MIN_GAMES, LabelRating, RatingTable, rate
@@ -210,3 +212,20 @@ def test_openskill_stays_as_an_option(tmp_path: Path, capsys: pytest.CaptureFixt
     assert np.mean([r.rating for r in rows.values()]) != pytest.approx(0.0, abs=0.5)
     assert main(["rate", str(tmp_path), "--method", "openskill", "--anchor", "a"]) == 2
     assert "--anchor applies to the Plackett–Luce fit" in capsys.readouterr().err
+
+
+def test_seeds_that_change_nothing_are_one_game(tmp_path: Path) -> None:
+    """Chemistry draws nothing from the seed (C19) and its couriers are deterministic: three
+    seeds are three records of one game, rated once, with no interval, where the online fit
+    used to print a zero-width one over "3 games"."""
+    rules = get_engine("chemistry").ruleset({"shifts": 2}).model_dump(mode="json")
+    bots = ("freeloader",) + ("courier",) * 7
+    for seed in (1, 2, 3):
+        play(Planned("chemistry", rules, seed, bots, transcripts=str(tmp_path)))
+    for method in ("plackett-luce", "openskill"):
+        table, rows = _rated(tmp_path, method=method)
+        summary = table.games[0]
+        assert (summary.records, summary.distinct, summary.repeats_merged) == (3, 1, 2)
+        assert "one distinct finished game" in str(summary.no_interval)
+        assert rows["bot:courier"].games == 1 and rows["bot:courier"].records == 3
+        assert all(r.low is None and r.high is None for r in rows.values())
