@@ -1,7 +1,7 @@
 """Bot league: N nine-seat Territory games over mixed bots (raider, diplomat, homesteader,
 random; seats rotating game by game) written as transcripts by `cogs-arena simulate`, then
-`cogs-arena rate` over them. Prints the ratings with their 95% percentile bootstrap intervals
-over distinct games and the wall time of each stage.
+`cogs-arena rate` over them. Prints the ratings with their 95% bootstrap intervals over
+distinct games and the wall time of each stage.
 
 Run: python benchmarks/bot_league.py [games] [--bootstrap N] [--jobs N] [--keep DIR]
 """

@@ -134,7 +134,7 @@ def test_the_command_prints_table_json_csv_and_draws_the_chart(
     assert main(["rate", str(league), "--bootstrap", "30", "--chart", str(chart)]) == 0
     out, err = capsys.readouterr()
     assert "bot:homesteader" in out and "95% interval" in out and "Plackett" in out
-    assert "percentile bootstrap" in out and "the labels' mean at 0" in out
+    assert "expanded percentile bootstrap" in out and "the labels' mean at 0" in out
     assert "territory: 12 transcript(s), 12 distinct game(s) (0 repeat(s) merged)" in err
     assert f"chart written to {chart}" in err
     png = chart.read_bytes()

@@ -20,7 +20,13 @@ from cogs_arena.server.cli import main
 from cogs_arena.server.sim_play import Planned, play
 from cogs_arena.transcripts import plackett_luce
 from cogs_arena.transcripts.plackett_luce import Ranking
-from cogs_arena.transcripts.rating import MIN_GAMES, LabelRating, RatingTable, rate
+from cogs_arena.transcripts.rating import (
+    MIN_GAMES,
+    LabelRating,
+    RatingTable,
+    expanded_tail,
+    rate,
+)
 from cogs_arena.transcripts.results import read_results
 
 TRUE = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0, "e": -0.5, "f": -1.3}
@@ -229,3 +235,11 @@ def test_seeds_that_change_nothing_are_one_game(tmp_path: Path) -> None:
         assert "one distinct finished game" in str(summary.no_interval)
         assert rows["bot:courier"].games == 1 and rows["bot:courier"].records == 3
         assert all(r.low is None and r.high is None for r in rows.values())
+
+
+def test_the_interval_widens_for_few_games() -> None:
+    """Hesterberg's expanded percentile tails: z = sqrt(n/(n-1)) * t(0.975, n-1), so with 10
+    games the tails are at Phi(-sqrt(10/9) * 2.2622) = 0.855%, not 2.5%; with many, 2.5%."""
+    assert expanded_tail(10) == pytest.approx(0.00855, abs=5e-5)
+    assert expanded_tail(100) == pytest.approx(0.02306, abs=5e-5)
+    assert expanded_tail(1_000_000) == pytest.approx(0.025, abs=1e-5)

@@ -1,5 +1,5 @@
 """The ratings chart: one row per rated label, a dot at its rating and a bar over its 95%
-percentile bootstrap interval (where it has one), drawn as SVG and rendered to PNG with resvg
+bootstrap interval (where it has one), drawn as SVG and rendered to PNG with resvg
 (text needs a system font; DejaVu is the usual)."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def svg_chart(table: RatingTable) -> str:
         return x0 + (value - low) / (high - low) * (x1 - x0)
 
     intervals = (
-        f"95% percentile bootstrap over distinct games, {table.bootstrap} resamples"
+        f"95% bootstrap intervals over distinct games, {table.bootstrap} resamples"
         if any(r.low is not None for r in rows)
         else ""
     )

@@ -10,9 +10,11 @@ The default fit is the batch Plackett–Luce fit of `plackett_luce` (order-free,
 labels' mean, or at a reference label). `method="openskill"` is the older online fit
 (`rating_openskill`), on openskill's scale. Ratings are fitted per game kind.
 
-The interval is a percentile bootstrap: `bootstrap` times, draw as many distinct finished games
-as there are, with replacement (a seeded generator), refit and anchor; the interval runs from
-the 2.5th to the 97.5th percentile of each label's refitted rating. A resample missing a rated
+The interval is an expanded percentile bootstrap: `bootstrap` times, draw as many distinct
+finished games as there are, with replacement (a seeded generator), refit and anchor; the
+interval runs between two percentiles of each label's refitted rating, the 2.5th and 97.5th
+moved outwards for a small number of games (`expanded_tail`: the 0.86th and 99.14th at 10 games,
+the 2.3rd and 97.7th at 100). A resample missing a rated
 label (or the reference) cannot be anchored like the full fit and is left out. There is no
 interval below `MIN_GAMES` distinct finished games, when every distinct game ranked the labels
 alike (resampling them cannot vary), or when fewer than half the resamples were usable; the
@@ -21,6 +23,7 @@ game's summary says which.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -49,7 +52,8 @@ class LabelRating:
     finished distinct game."""
     low: float | None
     high: float | None
-    """The 95% percentile bootstrap interval; None where the game's summary says why."""
+    """The 95% expanded percentile bootstrap interval; None where the game's summary says
+    why."""
     sigma: float | None
     """openskill's sigma; None for the Plackett–Luce fit."""
     games: int
@@ -117,8 +121,8 @@ class RatingTable:
     def interval(self) -> str:
         """What the interval is, in a sentence."""
         return (
-            f"95% percentile bootstrap intervals: 2.5th to 97.5th percentile of {self.bootstrap} "
-            "refits on distinct games drawn with replacement"
+            f"95% expanded percentile bootstrap intervals over {self.bootstrap} refits on distinct "
+            "games drawn with replacement"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -141,6 +145,19 @@ def percentile(values: Sequence[float], q: float) -> float:
     lower = int(pos)
     upper = min(lower + 1, len(ordered) - 1)
     return ordered[lower] + (ordered[upper] - ordered[lower]) * (pos - lower)
+
+
+def expanded_tail(games: int, level: float = 0.95) -> float:
+    """The lower percentile (as a fraction) of Hesterberg's expanded percentile interval over
+    `games` resampled units: the plain percentile interval is too narrow at small n (the
+    bootstrap spread is that of n draws from the sample, not of the population), so its tails
+    are moved out to where a normal quantile equals sqrt(n / (n - 1)) times Student's t with
+    n - 1 degrees of freedom. 0.025 becomes 0.0086 at 10 games, 0.016 at 20, 0.023 at 100."""
+    from scipy.stats import norm, t
+
+    half = (1.0 - level) / 2.0
+    z = math.sqrt(games / (games - 1)) * float(t.ppf(1.0 - half, games - 1))
+    return float(norm.sf(z))
 
 
 def distinct_records(rows: Sequence[SeatResult]) -> list[list[list[SeatResult]]]:
@@ -247,8 +264,9 @@ class _Fitter:
                 "few distinct games"
             )
             return {}, used, why
+        tail = expanded_tail(games)
         out = {
-            label: (percentile(values, 0.025), percentile(values, 0.975))
+            label: (percentile(values, tail), percentile(values, 1.0 - tail))
             for label, values in zip(self.labels, self.fit_all(usable).T.tolist(), strict=True)
         }
         if self.reference is not None:
