@@ -14,8 +14,8 @@ import random
 import statistics
 import time
 
-from cogs_arena.transcripts.plackett_luce import Ranking
-from cogs_arena.transcripts.rating import bootstrap_intervals
+from cogs_arena.transcripts.evaluation.plackett_luce import Ranking
+from cogs_arena.transcripts.evaluation.rating import bootstrap_intervals
 
 TRUE = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0, "e": -0.5, "f": -1.3}
 LEAGUE = 400

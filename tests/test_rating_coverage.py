@@ -16,7 +16,7 @@ import statistics
 import pytest
 from test_rating_fit import TRUE, league
 
-from cogs_arena.transcripts.rating import bootstrap_intervals
+from cogs_arena.transcripts.evaluation.rating import bootstrap_intervals
 
 
 @pytest.mark.slow

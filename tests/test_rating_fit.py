@@ -16,18 +16,18 @@ import pytest
 from league_helpers import llm, written_game
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.cli import main
-from cogs_arena.server.sim_play import Planned, play
+from cogs_arena.server.cli.main import main
+from cogs_arena.server.series.play import Planned, play
 from cogs_arena.transcripts import plackett_luce
-from cogs_arena.transcripts.plackett_luce import Ranking
-from cogs_arena.transcripts.rating import (
+from cogs_arena.transcripts.evaluation.plackett_luce import Ranking
+from cogs_arena.transcripts.evaluation.rating import (
     MIN_GAMES,
     LabelRating,
     RatingTable,
     expanded_tail,
     rate,
 )
-from cogs_arena.transcripts.results import read_results
+from cogs_arena.transcripts.evaluation.results import read_results
 
 TRUE = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0, "e": -0.5, "f": -1.3}
 

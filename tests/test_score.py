@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from record_helpers import FakeClock
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript, score_files, seat_label
+from cogs_arena.transcripts.evaluation.rating import rate
+from cogs_arena.transcripts.evaluation.results import read_results
 from cogs_arena.transcripts.events import (
     Attempt,
     Event,
@@ -27,8 +29,6 @@ from cogs_arena.transcripts.events import (
     Talk,
     event_json,
 )
-from cogs_arena.transcripts.rating import rate
-from cogs_arena.transcripts.results import read_results
 
 LONG = "provider/" + "m" * 51  # 60 characters
 
