@@ -1,7 +1,7 @@
 """Bot league: N nine-seat Territory games over mixed bots (raider, diplomat, homesteader,
 random; seats rotating game by game) written as transcripts by `cogs-arena simulate`, then
-`cogs-arena rate` over them. Prints the ratings with their 95% intervals and the wall time of
-each stage.
+`cogs-arena rate` over them. Prints the ratings with their 95% bootstrap intervals over
+distinct games and the wall time of each stage.
 
 Run: python benchmarks/bot_league.py [games] [--bootstrap N] [--jobs N] [--keep DIR]
 """
@@ -45,10 +45,16 @@ def run(games: int, bootstrap: int, jobs: int, directory: Path) -> None:
         f"({played / games * 1000:.0f} ms per game, transcripts written)"
     )
     print(f"  rate:  {rated:.1f} s wall ({bootstrap} bootstrap resamples of games)")
+    for summary in table["games"]:
+        print(
+            f"  {summary['distinct']} distinct games ({summary['repeats_merged']} repeats merged)"
+            + (f"; no interval: {summary['no_interval']}" if summary["no_interval"] else "")
+        )
     print(f"  {'label':<18} {'rating':>7}  {'95% interval':>16} {'win rate':>9} {'mean score':>11}")
     for row in table["labels"]:
+        interval = "-" if row["low"] is None else f"[{row['low']:>6.2f}, {row['high']:>6.2f}]"
         print(
-            f"  {row['label']:<18} {row['rating']:>7.2f}  [{row['low']:>6.2f}, {row['high']:>6.2f}]"
+            f"  {row['label']:<18} {row['rating']:>7.2f}  {interval:>16}"
             f" {row['win_rate'] * 100:>8.1f}% {row['mean_score']:>11.1f}"
         )
 

@@ -1,6 +1,6 @@
 """Ratings: a bot league's strong bots rate above its weak one, intervals narrow as games grow,
 the same transcripts give the same table, and the command prints a table, JSON, CSV and a
-PNG chart."""
+PNG chart. The fit itself, distinct games, seats and anchors: tests/test_rating_fit.py."""
 
 from __future__ import annotations
 
@@ -14,13 +14,8 @@ import pytest
 from league_helpers import bot_league, llm, written_game
 
 from cogs_arena.server.cli.main import main
-from cogs_arena.transcripts.evaluation.rating import (
-    LabelRating,
-    Match,
-    bootstrap_intervals,
-    fit,
-    rate,
-)
+from cogs_arena.transcripts.evaluation.plackett_luce import Ranking
+from cogs_arena.transcripts.evaluation.rating import LabelRating, bootstrap_intervals, fit, rate
 from cogs_arena.transcripts.evaluation.results import label_value, parse_by, read_results
 
 STRONG = ("bot:homesteader", "bot:raider", "bot:diplomat")
@@ -29,7 +24,7 @@ STRONG = ("bot:homesteader", "bot:raider", "bot:diplomat")
 @pytest.fixture(scope="module")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("league")
-    bot_league(directory, 9)
+    bot_league(directory, 12)  # MIN_GAMES distinct games or more, for an interval
     return directory
 
 
@@ -46,11 +41,11 @@ def test_the_league_rates_every_strong_bot_above_random(league: Path) -> None:
         strong = rows[label]
         assert strong.rating > weak.rating
         assert strong.low > weak.high, label
-        assert strong.games == 9 and strong.mean_score > weak.mean_score
+        assert strong.games == 12 and strong.mean_score > weak.mean_score
     assert weak.win_rate == 0.0
 
 
-def _plackett_luce_games(strengths: dict[str, float], games: int, seed: int) -> list[Match]:
+def _plackett_luce_games(strengths: dict[str, float], games: int, seed: int) -> list[Ranking]:
     """Rankings drawn from known strengths: each place goes to one of the seats left with
     probability proportional to its strength."""
     rng = random.Random(seed)
@@ -72,8 +67,9 @@ def test_intervals_narrow_as_games_grow_and_the_order_is_recovered() -> None:
     for games in (15, 60, 240):
         matches = _plackett_luce_games(strengths, games, seed=games)
         fitted = fit(matches)
-        assert sorted(fitted, key=lambda k: -fitted[k][0]) == ["a", "b", "c", "d"]
-        intervals = bootstrap_intervals(matches, 40, seed=0)
+        assert sorted(fitted, key=lambda k: -fitted[k]) == ["a", "b", "c", "d"]
+        intervals, used, why = bootstrap_intervals(matches, 40, seed=0)
+        assert why is None and used == 40
         widths.append({k: hi - lo for k, (lo, hi) in intervals.items()})
     for label in strengths:
         assert widths[0][label] > widths[1][label] > widths[2][label], label
@@ -124,8 +120,11 @@ def test_unfinished_games_count_but_are_not_rated(tmp_path: Path) -> None:
     written_game(tmp_path / "open.jsonl", [llm("a"), llm("c")], None)
     rows = {r.label: r for r in rate(read_results([tmp_path]).rows, "model", 10).rows}
     assert rows["a"].games == 2 and rows["a"].finished == 1 and rows["a"].win_rate == 1.0
-    assert rows["c"].rating == 25.0 and rows["c"].finished == 0 and rows["c"].low is None
+    assert rows["c"].rating is None and rows["c"].finished == 0 and rows["c"].low is None
     assert rows["a"].rating > rows["b"].rating
+    only_open = rate(read_results([tmp_path / "open.jsonl"]).rows, "model", 10)
+    assert [r.rating for r in only_open.rows] == [None, None]
+    assert only_open.games[0].no_interval == "no finished game with two seats or more"
 
 
 def test_the_command_prints_table_json_csv_and_draws_the_chart(
@@ -135,6 +134,8 @@ def test_the_command_prints_table_json_csv_and_draws_the_chart(
     assert main(["rate", str(league), "--bootstrap", "30", "--chart", str(chart)]) == 0
     out, err = capsys.readouterr()
     assert "bot:homesteader" in out and "95% interval" in out and "Plackett" in out
+    assert "expanded percentile bootstrap" in out and "the labels' mean at 0" in out
+    assert "territory: 12 transcript(s), 12 distinct game(s) (0 repeat(s) merged)" in err
     assert f"chart written to {chart}" in err
     png = chart.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -143,7 +144,8 @@ def test_the_command_prints_table_json_csv_and_draws_the_chart(
 
     assert main(["rate", str(league), "--bootstrap", "30", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["by"] == "model" and data["bootstrap"] == 30
+    assert data["by"] == "model" and data["bootstrap"] == 30 and data["anchor"] == "mean"
+    assert data["games"][0]["distinct"] == 12 and data["games"][0]["no_interval"] is None
     assert [r["label"] for r in data["labels"]][-1] == "bot:random"
     assert {"rating", "low", "high", "win_rate", "illegal_rate", "fallback_rate"} <= set(
         data["labels"][0]
@@ -152,6 +154,9 @@ def test_the_command_prints_table_json_csv_and_draws_the_chart(
     assert main(["rate", str(league), "--bootstrap", "30", "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == 4 and rows[0]["game"] == "territory"
+    assert sum(int(pair.split(":")[1]) for pair in rows[0]["by_seat"].split()) == int(
+        rows[0]["seats"]
+    )
 
 
 def test_the_command_refuses_bad_arguments_and_names_unreadable_files(

@@ -1,5 +1,6 @@
-"""Score: games are counted once per label, seats per seat, counters come from the events (so
-unfinished games count), labels are printed in full, and an unreadable file is reported."""
+"""Score: games are counted once per label, seats per seat, repeats of one game once (and
+reported), counters come from the events (so unfinished games count; a defaulted turn counts
+every move the host chose), labels are printed in full, and an unreadable file is reported."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from record_helpers import FakeClock
 
 from cogs_arena.server.cli.main import main
+from cogs_arena.server.service import GameService, Submission
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.transcripts import read_transcript
+from cogs_arena.transcripts.evaluation.rating import rate
+from cogs_arena.transcripts.evaluation.results import read_results
 from cogs_arena.transcripts.evaluation.score import score_files, seat_label
 from cogs_arena.transcripts.events import (
     Attempt,
@@ -147,4 +154,59 @@ def test_labels_cannot_break_the_table(tmp_path: Path, capsys: pytest.CaptureFix
     path = game(tmp_path / "c.jsonl", [llm("evil\nmodel\u2028x"), llm("ok")])
     assert main(["score", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 3 and "evil\\nmodel\\u2028x" in out[1]
+    assert len(out) == 4 and "evil\\nmodel\\u2028x" in out[1]
+    assert out[3] == "1 transcript(s), 1 distinct game(s) (0 repeat(s) merged)"
+
+
+def test_repeats_of_one_game_are_merged_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three records of one game (the seed changes nothing in it) are one game with three
+    records; its wins count once, and the result says two repeats were merged."""
+    body: list[Event] = [rejected(0)]
+    paths = [
+        game(
+            tmp_path / f"r{i}.jsonl", [llm("m"), llm("x")], outcome=won([3.0, 1.0], [0]), body=body
+        )
+        for i in range(3)
+    ]
+    other = game(tmp_path / "o.jsonl", [llm("m"), llm("x")], outcome=won([1.0, 3.0], [1]))
+    result = score_files([*paths, other])
+    assert (result.files, result.distinct, result.repeats_merged) == (4, 2, 2)
+    m = result.row("influence:m")
+    assert m is not None
+    assert (m.games, m.records, m.seats, m.finished, m.wins) == (2, 4, 2, 2, 1.0)
+    assert m.illegal == 3  # every record's rejected attempt happened
+    assert main(["score", "--json", *map(str, [*paths, other])]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["files"], data["distinct"], data["repeats_merged"]) == (4, 2, 2)
+    assert main(["score", *map(str, paths)]) == 0
+    assert "3 transcript(s), 1 distinct game(s) (2 repeat(s) merged)" in capsys.readouterr().out
+
+
+def test_a_defaulted_turn_counts_every_move_the_host_chose(tmp_path: Path) -> None:
+    """White attacks once, then its deadline passes mid-turn: the host ends the attacks and
+    reinforces, two moves for one defaulted decision. The fallback rate is 2 of White's 3 moves
+    (it was 1 of 3, counting the decision only); score counts one fallback and two host moves."""
+    clock = FakeClock()
+    service = GameService(MemoryStore(), tmp_path / "t", clock=clock)
+    started = service.new_game("influence", seed=1, seat="White", deadline_seconds=30)
+    menu = service.legal_moves(started.game_id, started.credential, page_size=500)
+    attack = next(m.notation for m in menu.moves if m.kind == "attack")
+    service.play(started.game_id, started.credential, Submission(move=attack))
+    clock.now += 31
+    assert service.tick() == 1
+    record = service.store.get(started.game_id)
+    assert record is not None
+    path = service.transcripts.path(record.transcript_name)
+    chosen = [e for e in read_transcript(path) if isinstance(e, Fallback) and e.seat == 0]
+    assert [e.continued for e in chosen] == [False, True]
+
+    white = next(r for r in read_results([path]).rows if r.seat == 0)
+    assert (white.fallbacks, white.host_moves, white.moves) == (1, 2, 3)
+    rated = {r.label: r for r in rate(read_results([path]).rows, "model", 0).rows}
+    white_label = white.label("model")
+    assert rated[white_label].fallback_rate == pytest.approx(2 / 3)
+    scored = score_files([path])
+    row = next(r for r in scored.rows if r.fallbacks)
+    assert (row.fallbacks, row.host_moves) == (1, 2)

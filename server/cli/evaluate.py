@@ -21,9 +21,22 @@ from .compare import cmd_compare
 
 
 def add_parsers(sub: Any) -> None:
-    rate = sub.add_parser("rate", help="Plackett–Luce ratings per label, with 95%% intervals")
+    rate = sub.add_parser(
+        "rate", help="Plackett–Luce ratings per label over distinct games, with bootstrap intervals"
+    )
     _add_common(rate)
     rate.add_argument("--bootstrap", type=int, default=200, metavar="N", help="resamples (200)")
+    rate.add_argument(
+        "--method",
+        choices=("plackett-luce", "openskill"),
+        default="plackett-luce",
+        help="batch Plackett–Luce fit (default) or openskill's online one",
+    )
+    rate.add_argument(
+        "--anchor",
+        metavar="LABEL",
+        help="put this label at 0 (default: the labels' mean is 0)",
+    )
     out = rate.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON")
     out.add_argument("--csv", action="store_true", help="print CSV")
@@ -77,14 +90,29 @@ def cmd_rate(args: argparse.Namespace) -> int:
     if by is None:
         return 2
     results = _read("rate", args.files)
-    table = rate(results.rows, by, args.bootstrap, args.seed)
+    try:
+        table = rate(
+            results.rows,
+            by,
+            args.bootstrap,
+            args.seed,
+            method=args.method,
+            reference=args.anchor,
+        )
+    except ValueError as exc:
+        _say("rate", printable(str(exc)))
+        return 2
     if not table.rows:
         _say("rate", "no games to rate")
         return 1
+    for summary in table.games:
+        _say("rate", printable(_merged(summary)))
+        for warning in summary.warnings:
+            _say("rate", f"warning: {printable(warning)}")
     if args.json:
         print(json.dumps(table.to_json(), indent=2, ensure_ascii=False))
     elif args.csv:
-        rows = [r.to_json() for r in table.rows]
+        rows = [r.csv_row() for r in table.rows]
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -102,13 +130,31 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return 1 if results.problems else 0
 
 
+def _merged(summary: Any) -> str:
+    """How many games a game kind's summary rests on, and why it has no interval."""
+    text = (
+        f"{summary.game}: {summary.records} transcript(s), {summary.distinct} distinct game(s) "
+        f"({summary.repeats_merged} repeat(s) merged), {summary.rated} rated"
+    )
+    if summary.no_interval:
+        text += f"; no interval: {summary.no_interval}"
+    return text
+
+
+def _scale(table: Any) -> str:
+    if table.method == "openskill":
+        return "openskill's online Plackett–Luce (mu; every label starts at 25)"
+    zero = "the labels' mean" if table.anchor == "mean" else table.anchor
+    return f"batch Plackett–Luce log-strength, {zero} at 0"
+
+
 def _print_ratings(table: Any, files: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
     view = Table(
-        title=f"Ratings by {table.by} over {files} transcript(s): Plackett–Luce (openskill), "
-        f"95% intervals from {table.bootstrap} bootstrap resamples of games",
+        title=f"Ratings by {table.by} over {files} transcript(s): {_scale(table)}; "
+        f"{table.interval}",
     )
     for name, justify in (
         ("game", "left"),
@@ -117,6 +163,7 @@ def _print_ratings(table: Any, files: int) -> None:
         ("95% interval", "right"),
         ("games", "right"),
         ("seats", "right"),
+        ("by seat", "left"),
         ("win rate", "right"),
         ("mean score", "right"),
         ("illegal", "right"),
@@ -128,21 +175,36 @@ def _print_ratings(table: Any, files: int) -> None:
         view.add_row(
             r.game,
             printable(r.label),
-            f"{r.rating:.2f}",
+            _num(r.rating),
             interval,
             str(r.games),
             str(r.seats),
+            " ".join(f"{s.seat}:{s.seats}" for s in r.by_seat),
             _num(r.win_rate, 2, percent=True),
             _num(r.mean_score),
             _num(r.illegal_rate, 2, percent=True),
             _num(r.fallback_rate, 2, percent=True),
         )
+    seats = Table(title="By seat, every label (finished distinct games)")
+    for name in ("game", "seat", "name", "games", "win rate", "mean score"):
+        seats.add_column(name, justify="left" if name in ("game", "name") else "right")
+    for summary in table.games:
+        for s in summary.seats:
+            seats.add_row(
+                summary.game,
+                str(s.seat),
+                printable(s.seat_name),
+                str(s.seats),
+                _num(s.win_rate, 2, percent=True),
+                _num(s.mean_score),
+            )
     # markup=False: labels come from clients and may hold [brackets]. Piped output is not cut
     # to 80 columns: a file or a pager can take the full labels.
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
         console.width = 240
     console.print(view)
+    console.print(seats)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

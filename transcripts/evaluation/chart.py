@@ -1,9 +1,11 @@
-"""The ratings chart: one row per label, a dot at its rating and a bar over its 95% interval,
-drawn as SVG and rendered to PNG with resvg (text needs a system font; DejaVu is the usual)."""
+"""The ratings chart: one row per rated label, a dot at its rating and a bar over its 95%
+bootstrap interval (where it has one), drawn as SVG and rendered to PNG with resvg
+(text needs a system font; DejaVu is the usual)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
@@ -42,10 +44,19 @@ def _span(table: RatingTable) -> tuple[float, float]:
     return low - pad, high + pad
 
 
+def _axis(table: RatingTable) -> str:
+    if table.method == "openskill":
+        return "rating (openskill mu)"
+    zero = "labels' mean" if table.anchor == "mean" else _short(table.anchor)
+    return f"rating (Plackett–Luce log-strength, {zero} at 0)"
+
+
 def svg_chart(table: RatingTable) -> str:
     """The chart as SVG text. Raises ValueError for a table with no rows."""
-    if not table.rows:
+    rows = [r for r in table.rows if r.rating is not None]
+    if not rows:
         raise ValueError("no ratings to draw")
+    table = replace(table, rows=rows)
     games = sorted({r.game for r in table.rows})
     labels = [_short(f"{r.label}") for r in table.rows]
     left = min(330, 16 + 7 * max(len(t) for t in labels))
@@ -57,7 +68,11 @@ def svg_chart(table: RatingTable) -> str:
     def x(value: float) -> float:
         return x0 + (value - low) / (high - low) * (x1 - x0)
 
-    intervals = f"95% bootstrap intervals, {table.bootstrap} resamples" if table.bootstrap else ""
+    intervals = (
+        f"95% bootstrap intervals over distinct games, {table.bootstrap} resamples"
+        if any(r.low is not None for r in rows)
+        else ""
+    )
     title = f"Plackett–Luce ratings by {table.by}" + (f" ({intervals})" if intervals else "")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
@@ -75,7 +90,7 @@ def svg_chart(table: RatingTable) -> str:
         )
     out.append(
         f'<text x="{(x0 + x1) / 2:.1f}" y="{height - 8}" text-anchor="middle" fill="#555">'
-        "rating (openskill mu)</text>"
+        f"{_axis(table)}</text>"
     )
     y = TOP
     current = None
@@ -86,6 +101,7 @@ def svg_chart(table: RatingTable) -> str:
             y += ROW
         mid = y + ROW / 2
         out.append(f'<text x="{left}" y="{mid + 4:.1f}" text-anchor="end">{escape(label)}</text>')
+        assert row.rating is not None  # unrated rows were left out above
         shown = f"{row.rating:.2f}"
         if row.low is not None and row.high is not None:
             a, b = x(row.low), x(row.high)

@@ -49,6 +49,9 @@ class SeatResult:
     wall_seconds: float | None
     game_key: str = ""
     """Equal for every record of the same game played again (`distinct.game_key`)."""
+    host_moves: int = 0
+    """Moves the host chose for the seat, every move of a defaulted turn included (`fallbacks`
+    counts the defaulted decisions)."""
 
     def label(self, by: str) -> str:
         return label_value(self.player, by)
@@ -158,6 +161,7 @@ def game_rows(path: str | Path) -> list[SeatResult]:
             tool_calls=_tool_calls(footer, index),
             wall_seconds=wall,
             game_key=key,
+            host_moves=tally.host_moves,
         )
         for index, tally in enumerate(tallies)
     ]

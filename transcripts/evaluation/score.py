@@ -2,9 +2,11 @@
 
 A seat's label is who played it (model label, whether the model or its harness set it, else
 client name, else bot name) plus its prompt label, prefixed with the game. Games are counted
-once per label however many seats the label held in it; the illegal-attempt and fallback
-counters come from the events, so unfinished games count too. A transcript that cannot be
-read is reported and the rest are scored.
+once per label however many seats the label held in it, and records of the same game played
+again (`distinct.game_key`) are one game: games, seats, wins and scores come from distinct games,
+and the result says how many repeats it merged. The illegal-attempt and fallback counters come
+from every record's events (each record's attempts did happen), so unfinished games count too.
+A transcript that cannot be read is reported and the rest are scored.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from ..events import Attempt, Batch, Event, Fallback, Footer, Header, Join, Move, Player
 from ..io import TranscriptError, read_transcript
+from .distinct import game_key
 
 
 def label_of(player: Player, key: str) -> str | None:
@@ -51,17 +54,22 @@ def seat_label(game: str, player: Player) -> str:
 class LabelScore:
     label: str
     games: int = 0
-    """Distinct games the label played in."""
+    """Distinct games the label played in: repeats of one game count once."""
+    records: int = 0
+    """Transcripts the label played in, repeats included."""
     seats: int = 0
-    """Seat-games: a game where the label held two seats counts 2."""
+    """Seat-games in distinct games: a game where the label held two seats counts 2."""
     finished: int = 0
-    """Seats in finished games."""
+    """Seats in finished distinct games."""
     wins: float = 0.0
     """A win shared by n seats counts 1/n to each."""
     score_sum: float = 0.0
     illegal: int = 0
-    """Counted rejections of `play` attempts."""
+    """Counted rejections of `play` attempts, over every record."""
     fallbacks: int = 0
+    """Decisions the host defaulted, over every record."""
+    host_moves: int = 0
+    """Moves the host chose, every move that finished a defaulted turn included."""
 
     @property
     def mean_score(self) -> float | None:
@@ -71,12 +79,14 @@ class LabelScore:
         return {
             "label": self.label,
             "games": self.games,
+            "records": self.records,
             "seats": self.seats,
             "finished": self.finished,
             "wins": self.wins,
             "mean_score": self.mean_score,
             "illegal": self.illegal,
             "fallbacks": self.fallbacks,
+            "host_moves": self.host_moves,
         }
 
 
@@ -108,6 +118,12 @@ class ScoreResult:
     problems: list[ScoreProblem] = field(default_factory=list)
     files: int = 0
     """Transcripts scored (problems excluded)."""
+    distinct: int = 0
+    """Distinct games among them."""
+
+    @property
+    def repeats_merged(self) -> int:
+        return self.files - self.distinct
 
     def row(self, label: str) -> LabelScore | None:
         return next((r for r in self.rows if r.label == label), None)
@@ -115,6 +131,8 @@ class ScoreResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "files": self.files,
+            "distinct": self.distinct,
+            "repeats_merged": self.repeats_merged,
             "labels": [r.to_json() for r in self.rows],
             "problems": [p.to_json() for p in self.problems],
         }
@@ -130,6 +148,10 @@ class SeatTally:
     """`play` calls, refused ones included."""
     illegal: int = 0
     fallbacks: int = 0
+    """Decisions the host defaulted (one however many moves it then played)."""
+    host_moves: int = 0
+    """Moves the host chose: the first of a defaulted decision and every move with which it
+    finished the turn (`Fallback.continued`)."""
     moves: int = 0
     """Transitions that applied a move of this seat (its own or a fallback)."""
     score: float | None = None
@@ -158,8 +180,9 @@ def seat_tallies(events: Sequence[Event]) -> list[SeatTally]:
         elif isinstance(event, Attempt):
             seats[event.seat].attempts += 1
             seats[event.seat].illegal += 0 if event.ok or not event.counted else 1
-        elif isinstance(event, Fallback) and not event.continued:
-            seats[event.seat].fallbacks += 1
+        elif isinstance(event, Fallback):
+            seats[event.seat].host_moves += 1
+            seats[event.seat].fallbacks += 0 if event.continued else 1
         elif isinstance(event, Move):
             seats[event.seat].moves += 1
         elif isinstance(event, Batch):
@@ -190,32 +213,44 @@ def _apply_outcome(seats: list[SeatTally], outcome: dict[str, Any]) -> None:
 
 
 def score_files(paths: Iterable[str | Path]) -> ScoreResult:
-    """Scores every readable transcript; the same file given twice counts once."""
+    """Scores every readable transcript; the same file given twice counts once, and records of
+    one game played again count as one game."""
     table: dict[str, LabelScore] = {}
     result = ScoreResult()
     seen: set[str] = set()
+    games: set[str] = set()
     for path in paths:
         key = os.path.realpath(path)
         if key in seen:
             continue
         seen.add(key)
         try:
-            seats = seat_tallies(read_transcript(path))
+            events = read_transcript(path)
+            seats = seat_tallies(events)
+            same = game_key(events)
         except UNREADABLE as exc:
             result.problems.append(ScoreProblem.of(path, exc))
             continue
         result.files += 1
+        repeat = same in games
+        games.add(same)
         for label in {s.label for s in seats}:
-            table.setdefault(label, LabelScore(label)).games += 1
+            row = table.setdefault(label, LabelScore(label))
+            row.records += 1
+            row.games += 0 if repeat else 1
         for entry in seats:
             row = table[entry.label]
-            row.seats += 1
             row.illegal += entry.illegal
             row.fallbacks += entry.fallbacks
+            row.host_moves += entry.host_moves
+            if repeat:
+                continue
+            row.seats += 1
             if entry.score is not None:
                 row.finished += 1
                 row.score_sum += entry.score
                 row.wins += entry.win
+    result.distinct = len(games)
     result.rows = sorted(table.values(), key=lambda r: r.label)
     return result
 
@@ -227,17 +262,21 @@ def printable(text: str) -> str:
 
 
 def table_lines(result: ScoreResult) -> list[str]:
-    """A plain-text table, labels in full."""
+    """A plain-text table, labels in full, then how many games it rests on."""
     labels = [printable(r.label) for r in result.rows]
     width = max([len("label"), *map(len, labels)])
     lines = [
-        f"{'label':{width}} {'games':>5} {'seats':>5} {'finished':>8} {'wins':>6} "
-        f"{'mean':>8} {'illegal':>7} {'fallbacks':>9}"
+        f"{'label':{width}} {'games':>5} {'records':>7} {'seats':>5} {'finished':>8} "
+        f"{'wins':>6} {'mean':>8} {'illegal':>7} {'fallbacks':>9} {'host moves':>10}"
     ]
     for label, r in zip(labels, result.rows, strict=True):
         mean = "-" if r.mean_score is None else f"{r.mean_score:.3f}"
         lines.append(
-            f"{label:{width}} {r.games:>5} {r.seats:>5} {r.finished:>8} {r.wins:>6.2f} "
-            f"{mean:>8} {r.illegal:>7} {r.fallbacks:>9}"
+            f"{label:{width}} {r.games:>5} {r.records:>7} {r.seats:>5} {r.finished:>8} "
+            f"{r.wins:>6.2f} {mean:>8} {r.illegal:>7} {r.fallbacks:>9} {r.host_moves:>10}"
         )
+    lines.append(
+        f"{result.files} transcript(s), {result.distinct} distinct game(s) "
+        f"({result.repeats_merged} repeat(s) merged)"
+    )
     return lines
