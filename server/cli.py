@@ -82,6 +82,17 @@ def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
         )
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _log_level(text: str) -> str:
+    if text.upper() not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {text!r}; one of " + ", ".join(LOG_LEVELS).lower()
+        )
+    return text.upper()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cogs-arena", description="An MCP tool server where LLM agents play board games."
@@ -91,7 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the MCP server (stdio, or HTTP)")
     _add_store_flags(serve)
-    serve.add_argument("--log-level", default="WARNING", help="stderr log level")
+    serve.add_argument(
+        "--log-level",
+        default="WARNING",
+        type=_log_level,
+        help="stderr log level: " + ", ".join(LOG_LEVELS).lower() + " (warning)",
+    )
     serve.add_argument(
         "--deadline",
         type=float,
@@ -124,13 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--max-turns", type=int, default=100)
 
     replay = sub.add_parser("replay", help="re-simulate transcripts and check every digest")
-    replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument("files", nargs="+", type=Path, help="transcripts, or folders of them")
     replay.add_argument(
         "--views", action="store_true", help="print every view a seat was shown, regenerated"
     )
 
     score = sub.add_parser("score", help="per seat-label results over transcripts")
-    score.add_argument("files", nargs="+", type=Path)
+    score.add_argument("files", nargs="+", type=Path, help="transcripts, or folders of them")
     score.add_argument("--json", action="store_true", help="print JSON")
 
     from .simulate import add_parser as add_simulate
@@ -267,14 +283,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from ..transcripts import replay
     from ..transcripts.events import ViewShown
+    from ..transcripts.results import transcript_paths
     from ..transcripts.score import printable
 
     def show_view(event: ViewShown, board: str) -> None:
         print(f"--- #{event.seq} seat {event.seat}, decision {event.decision}")
         print(board.rstrip())
 
-    failed = 0
-    for path in args.files:
+    paths, problems = transcript_paths(args.files)
+    for empty in problems:
+        print(f"FAIL {empty.path}: {printable(empty.reason)}")
+    failed = len(problems)
+    for path in paths:
         # An unreadable file is a mismatch, never an exception.
         report = replay(path, on_view=show_view if args.views else None)
         status = "ok" if report.ok else "FAIL"
@@ -291,9 +311,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from ..transcripts.results import transcript_paths
     from ..transcripts.score import printable, score_files, table_lines
 
-    result = score_files(args.files)
+    paths, problems = transcript_paths(args.files)
+    result = score_files(paths)
+    result.problems[:0] = problems
     for problem in result.problems:
         print(
             f"cogs-arena score: skipped {problem.path}: {printable(problem.reason)}",
