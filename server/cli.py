@@ -173,7 +173,7 @@ def _paths(args: argparse.Namespace) -> tuple[str, Path]:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .errors import BadArgument
     from .http import serve_http
-    from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
+    from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, token_warning
     from .labels import server_labels
     from .limits import Limits
     from .mcp_app import build_server
@@ -230,6 +230,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def say(line: str) -> None:  # stderr only: under stdio, stdout carries the protocol
         print(f"cogs-arena serve: {line}", file=sys.stderr, flush=True)
 
+    warning = token_warning(options.auth_token, options.host)
+    if args.transport == "http" and warning is not None:
+        say(f"warning: {warning}")
     kept = describe(store_path, memory=args.memory)
     say(f"store {kept}; transcripts in {transcripts.absolute()}")
     if labels:
