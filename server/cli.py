@@ -35,7 +35,7 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_http_flags(parser: argparse.ArgumentParser) -> None:
-    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS
+    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS, HttpOptions
 
     parser.add_argument(
         "--transport",
@@ -61,6 +61,26 @@ def _add_http_flags(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="a browser Origin (scheme://host:port) allowed besides loopback; repeatable",
     )
+    defaults = HttpOptions()
+    for flag, name, kind, text in HTTP_BOUNDS:
+        default = getattr(defaults, name)
+        parser.add_argument(
+            flag,
+            dest=name,
+            type=kind,
+            default=default,
+            metavar="SECONDS" if kind is float else "N",
+            help=f"HTTP: {text} ({default:g})",
+        )
+
+
+HTTP_BOUNDS: tuple[tuple[str, str, type[int] | type[float], str], ...] = (
+    ("--header-timeout", "header_timeout", float, "seconds for a request's headers to arrive"),
+    ("--body-timeout", "body_timeout", float, "seconds for a request's body, after its headers"),
+    ("--max-connections", "max_connections", int, "open connections; more are refused (503)"),
+    ("--max-mcp-sessions", "max_mcp_sessions", int, "Streamable HTTP sessions open at once"),
+    ("--mcp-session-idle", "mcp_session_idle", float, "seconds before an idle session closes"),
+)
 
 
 LIMIT_FLAGS = (
@@ -187,7 +207,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         auth_token=args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None,
         allowed_origins=tuple(args.allow_origin),
+        **{name: getattr(args, name) for _, name, _, _ in HTTP_BOUNDS},
     )
+    for flag, name, _, _ in HTTP_BOUNDS:
+        if not 0 < getattr(args, name) < float("inf"):
+            print(f"cogs-arena serve: {flag} must be more than 0", file=sys.stderr)
+            return 2
     for flag, value in (("--deadline", args.deadline), ("--join-timeout", args.join_timeout)):
         if value is not None and value <= 0:
             print(f"cogs-arena serve: {flag} must be > 0 seconds", file=sys.stderr)

@@ -44,6 +44,17 @@ class HttpOptions:
     auth_token: str | None = None
     allowed_origins: tuple[str, ...] = ()
     """Extra browser origins (scheme://host[:port]) allowed besides loopback and the bind host."""
+    header_timeout: float = 10.0
+    """From a connection's opening (or, between requests, its next byte) to the end of the
+    request's headers."""
+    body_timeout: float = 30.0
+    """From the end of the headers to the end of the body: 4 MiB at 140 KB/s at the least."""
+    max_connections: int = 512
+    """Open connections at once, held SSE and watch streams included."""
+    max_mcp_sessions: int = 500
+    """Streamable HTTP sessions (2025 clients' initialize handshakes) open at once."""
+    mcp_session_idle: float = 600.0
+    """A Streamable HTTP session with no request in flight this long is closed."""
 
 
 def is_loopback(host: str) -> bool:
