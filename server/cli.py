@@ -284,8 +284,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 extra_routes=Watch(service).routes(),
             )
         else:
+            import anyio
+
+            from .stdio_transport import serve_stdio
+
             say("speaking MCP over stdio (requests on stdin, answers on stdout)")
-            server.run("stdio")
+            anyio.run(serve_stdio, server)
     finally:
         stop_ticker.set()
         store.close()
