@@ -11,6 +11,7 @@ import time
 from typing import Any, ClassVar
 
 import anyio
+import anyio.lowlevel
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .http_guard import App, HttpOptions, Message, Receive, Scope, Send, loggable_path
@@ -171,7 +172,9 @@ class DropHalfBodies:
                     complete = not message.get("more_body", False)
                 elif not complete:
                     request.cancel()
-                    await anyio.sleep_forever()  # raises at once: the scope is cancelled
+                    # Raises here, in the request's task; a task outside it gets the
+                    # disconnect, as before.
+                    await anyio.lowlevel.checkpoint()
                 return message
 
             await self.app(scope, receive_whole, send)
