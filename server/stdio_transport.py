@@ -77,11 +77,10 @@ class LineReader:
                     await self.on_overlong()
                     continue
                 return line
-            searched = len(self.buffer)
-            if len(self.buffer) > self.limit:
-                self.buffer.clear()
-                searched = 0
+            if self.skipping or len(self.buffer) > self.limit:
+                self.buffer.clear()  # the line is over the bound: drop what came of it
                 self.skipping = True
+            searched = len(self.buffer)
             chunk = await anyio.to_thread.run_sync(
                 os.read, self.fd, READ_CHUNK, abandon_on_cancel=True
             )
@@ -91,9 +90,9 @@ class LineReader:
                     await self.on_overlong()
                 if not self.buffer:
                     return None
-                line = bytes(self.buffer)
+                line = bytes(self.buffer)  # no newline at the end; within the bound
                 self.buffer.clear()
-                return line if len(line) <= self.limit else None
+                return line
             self.buffer += chunk
 
 

@@ -5,6 +5,7 @@ JSON-RPC message), a line over the bound is never held whole, and the session go
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -13,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
+from cogs_arena.server import stdio_transport
 from cogs_arena.server.stdio_transport import MAX_LINE_BYTES
-
-pytestmark = pytest.mark.slow
 
 HUGE = 100 << 20  # 100 MB: the SDK's transport held it whole (and more: 243 MB for 50 MB)
 
@@ -40,6 +41,7 @@ def _peak_rss_kb(pid: int) -> int:
     raise AssertionError("no VmHWM")
 
 
+@pytest.mark.slow
 def test_bad_and_overlong_lines_are_answered_and_the_session_goes_on(tmp_path: Path) -> None:
     """Before: no answer at all to a line that is not JSON (the client waited forever), and a
     100 MB line read whole. Now each gets its error, the process never holds the huge line,
@@ -92,3 +94,48 @@ def test_bad_and_overlong_lines_are_answered_and_the_session_goes_on(tmp_path: P
     # The interpreter with the server loaded is well under 150 MB; the line alone is 100 MB.
     assert peak < 150_000 + MAX_LINE_BYTES // 1024, f"peak {peak} kB"
     assert "Traceback" not in (tmp_path / "stderr").read_text(errors="replace")
+
+
+def _read_all(data: bytes, limit: int) -> tuple[list[bytes], int]:
+    """The lines a LineReader with `limit` yields from `data` sent through a pipe in pieces of
+    7 bytes (lines cross chunk edges), and how many overlong lines it reported."""
+    overlong = 0
+
+    async def note() -> None:
+        nonlocal overlong
+        overlong += 1
+
+    async def run() -> list[bytes]:
+        read_end, write_end = os.pipe()
+        with os.fdopen(write_end, "wb") as pipe:  # a pipe holds 64 KiB: these fit
+            pipe.write(data)
+        reader = stdio_transport.LineReader(read_end, limit, note)
+        lines = []
+        while (line := await reader.next_line()) is not None:
+            lines.append(line)
+        os.close(read_end)
+        return lines
+
+    chunk = stdio_transport.READ_CHUNK
+    stdio_transport.READ_CHUNK = 7
+    try:
+        return anyio.run(run), overlong
+    finally:
+        stdio_transport.READ_CHUNK = chunk
+
+
+@pytest.mark.parametrize(
+    ("data", "lines", "overlong"),
+    [
+        (b"0123456789\n", [b"0123456789"], 0),  # exactly the bound
+        (b"0123456789a\nok\n", [b"ok"], 1),  # one byte over, the next line kept
+        (b"x" * 100 + b"\nok\n" + b"y" * 30 + b"\n", [b"ok"], 2),  # over many chunks
+        (b"ab\ncd", [b"ab", b"cd"], 0),  # the last line without its newline
+        (b"ok\n" + b"z" * 40, [b"ok"], 1),  # overlong at the end of input
+        (b"\n\n", [b"", b""], 0),  # blank lines reach the reader (which skips them)
+    ],
+)
+def test_line_reader_bounds(data: bytes, lines: list[bytes], overlong: int) -> None:
+    """The bound is on the line without its newline: 10 bytes pass, 11 are dropped and
+    reported once each, however many chunks they span and wherever the input ends."""
+    assert _read_all(data, 10) == (lines, overlong)
