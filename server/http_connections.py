@@ -37,22 +37,30 @@ TOO_LARGE = _response(b"431 Request Header Fields Too Large", b"The request head
 
 
 class _Refusals:
-    """Counts refused connections, logging them at most once every REFUSAL_LOG_EVERY s."""
+    """Counts refused connections and logs them at most once every REFUSAL_LOG_EVERY s: the
+    first at once, the rest of a flood summed up when the time comes."""
 
     def __init__(self) -> None:
         self.count = 0
         self.logged_at = float("-inf")
+        self.pending: asyncio.TimerHandle | None = None
 
-    def note(self, cap: int) -> None:
+    def note(self, cap: int, loop: asyncio.AbstractEventLoop) -> None:
         self.count += 1
-        now = time.monotonic()
-        if now - self.logged_at >= REFUSAL_LOG_EVERY:
-            log.warning(
-                "refused %d connection(s): %d are open, the cap (--max-connections)",
-                self.count,
-                cap,
-            )
-            self.count, self.logged_at = 0, now
+        if self.pending is not None:
+            return
+        wait = self.logged_at + REFUSAL_LOG_EVERY - time.monotonic()
+        if wait <= 0:
+            self.flush(cap)
+        else:
+            self.pending = loop.call_later(wait, self.flush, cap)
+
+    def flush(self, cap: int) -> None:
+        self.pending = None
+        log.warning(
+            "refused %d connection(s): %d were open, the cap (--max-connections)", self.count, cap
+        )
+        self.count, self.logged_at = 0, time.monotonic()
 
 
 class BoundedProtocol(HttpToolsProtocol):
@@ -76,7 +84,7 @@ class BoundedProtocol(HttpToolsProtocol):
             self.transport = transport
             transport.write(REFUSED)
             transport.close()
-            self.refusals.note(self.limits.max_connections)
+            self.refusals.note(self.limits.max_connections, self.loop)
             return
         super().connection_made(transport)
         self._start("headers")  # a connection that never sends a byte is closed too

@@ -233,4 +233,4 @@ def test_connections_over_the_cap_are_refused(tmp_path: Path) -> None:
             for sock in held:
                 sock.close()
         log = _log(srv)
-        assert "refused 1 connection(s): 8 are open" in log and "Traceback" not in log
+        assert "refused 1 connection(s): 8 were open" in log and "Traceback" not in log
