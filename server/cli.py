@@ -211,7 +211,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     for flag, name, _, _ in HTTP_BOUNDS:
         if not 0 < getattr(args, name) < float("inf"):
-            print(f"cogs-arena serve: {flag} must be more than 0", file=sys.stderr)
+            print(f"cogs-arena serve: {flag} must be a finite number over 0", file=sys.stderr)
             return 2
     for flag, value in (("--deadline", args.deadline), ("--join-timeout", args.join_timeout)):
         if value is not None and value <= 0:

@@ -70,3 +70,25 @@ def test_score_and_replay_take_folders(tmp_path: Path, capsys: pytest.CaptureFix
     assert "a directory with no *.jsonl files" in capsys.readouterr().out
     assert main(["score", str(empty)]) == 1
     assert "a directory with no *.jsonl files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--header-timeout", "0"),
+        ("--body-timeout", "nan"),
+        ("--max-connections", "0"),
+        ("--max-mcp-sessions", "-1"),
+        ("--mcp-session-idle", "inf"),
+    ],
+)
+def test_http_bounds_must_be_positive(
+    flag: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each HTTP bound refuses a value that would switch it off or never fire, before the
+    store is opened."""
+    store = tmp_path / "s.sqlite3"
+    args = ["serve", "--transport", "http", "--store", str(store), flag, value]
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"cogs-arena serve: {flag} must be a finite number over 0\n"
+    assert not store.exists()
