@@ -10,8 +10,6 @@ import logging
 import time
 from typing import Any, ClassVar
 
-import anyio
-import anyio.lowlevel
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .http_guard import App, HttpOptions, Message, Receive, Scope, Send, loggable_path
@@ -158,9 +156,14 @@ def bounded_protocol(limits: HttpOptions) -> type[BoundedProtocol]:
     return type("BoundedProtocol", (BoundedProtocol,), {"limits": limits, "refusals": _Refusals()})
 
 
+class _ClientLeft(BaseException):
+    """Raised into the application from `receive`: not an Exception, so no handler on the way
+    takes it for an error of its own and logs it."""
+
+
 class DropHalfBodies:
     """ASGI middleware: when the client leaves (or its body timed out) before its request
-    body was complete, the request is cancelled rather than handed a disconnect, which the
+    body was complete, the request is abandoned rather than handed a disconnect, which the
     SDK's handlers log as an error with a traceback. Nothing was read, so nothing changed."""
 
     def __init__(self, app: App) -> None:
@@ -171,21 +174,18 @@ class DropHalfBodies:
             await self.app(scope, receive, send)
             return
         complete = False
-        with anyio.CancelScope() as request:
 
-            async def receive_whole() -> Message:
-                nonlocal complete
-                message = await receive()
-                if message["type"] == "http.request":
-                    complete = not message.get("more_body", False)
-                elif not complete:
-                    request.cancel()
-                    # Raises here, in the request's task; a task outside it gets the
-                    # disconnect, as before.
-                    await anyio.lowlevel.checkpoint()
-                return message
+        async def receive_whole() -> Message:
+            nonlocal complete
+            message = await receive()
+            if message["type"] == "http.request":
+                complete = not message.get("more_body", False)
+            elif not complete:
+                raise _ClientLeft
+            return message
 
+        try:
             await self.app(scope, receive_whole, send)
-        if request.cancelled_caught:
+        except* _ClientLeft:
             path = loggable_path(str(scope.get("path", "")))
             log.info("%s %s: the client left before its body was complete", scope["method"], path)
