@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cogs_arena.server.cli import build_parser, main
+from cogs_arena.server.cli.main import build_parser, main
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 
 def _finished_games(folder: Path, seeds: tuple[int, ...]) -> list[Path]:

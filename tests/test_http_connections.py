@@ -12,7 +12,7 @@ import anyio
 import pytest
 from starlette.requests import ClientDisconnect, Request
 
-from cogs_arena.server.http_connections import DropHalfBodies
+from cogs_arena.server.web.connections import DropHalfBodies
 
 pytestmark = pytest.mark.anyio
 

@@ -11,12 +11,12 @@ import pytest
 from replay_helpers import PlayedGame, start_two_clients
 from starlette.testclient import TestClient
 
-from cogs_arena.server.http import build_http_app
-from cogs_arena.server.http_guard import HttpOptions, loggable_path, token_warning
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.watch import Watch
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.web.app import build_http_app
+from cogs_arena.server.web.guard import HttpOptions, loggable_path, token_warning
+from cogs_arena.server.web.watch import Watch
 
 TOKEN = "t" * 40
 SHORT = {"players": 2, "end_rounds": 2}

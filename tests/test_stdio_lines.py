@@ -17,8 +17,8 @@ from typing import Any
 import anyio
 import pytest
 
-from cogs_arena.server import stdio_transport
-from cogs_arena.server.stdio_transport import MAX_LINE_BYTES
+from cogs_arena.server.adapter import stdio_transport
+from cogs_arena.server.adapter.stdio import MAX_LINE_BYTES
 
 HUGE = 100 << 20  # 100 MB: the SDK's transport held it whole (and more: 243 MB for 50 MB)
 
