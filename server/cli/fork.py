@@ -32,12 +32,18 @@ def add_parser(sub: Any, add_store_flags: Any) -> None:
 
 
 def cmd_fork(args: argparse.Namespace, store_and_transcripts: Any) -> int:
+    from ...transcripts.io import TranscriptError
     from ..labels import parse_pairs
     from ..service import GameService
-    from ..store.choose import open_store
+    from ..store.choose import describe, open_store
 
     store_spec, transcripts = store_and_transcripts(args)
-    store = open_store(store_spec, memory=args.memory)
+    try:
+        store = open_store(store_spec, memory=args.memory)
+    except Exception as exc:  # unreachable server, wrong credentials, a newer schema
+        where = describe(store_spec, memory=args.memory)
+        print(f"cogs-arena fork: cannot open the store {where}: {exc}", file=sys.stderr)
+        return 2
     try:
         service = GameService(store, transcripts)
         given: dict[str, Any] = {
@@ -50,7 +56,7 @@ def cmd_fork(args: argparse.Namespace, store_and_transcripts: Any) -> int:
         started = service.fork_transcript(
             args.transcript, args.at, **{k: v for k, v in given.items() if v is not None}
         )
-    except (GameError, OSError) as exc:
+    except (GameError, TranscriptError, OSError) as exc:
         print(f"cogs-arena fork: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -35,7 +35,7 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_http_flags(parser: argparse.ArgumentParser) -> None:
-    from ..web.guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS
+    from ..web.guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS, HttpOptions
 
     parser.add_argument(
         "--transport",
@@ -61,6 +61,26 @@ def _add_http_flags(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="a browser Origin (scheme://host:port) allowed besides loopback; repeatable",
     )
+    defaults = HttpOptions()
+    for flag, name, kind, text in HTTP_BOUNDS:
+        default = getattr(defaults, name)
+        parser.add_argument(
+            flag,
+            dest=name,
+            type=kind,
+            default=default,
+            metavar="SECONDS" if kind is float else "N",
+            help=f"HTTP: {text} ({default:g})",
+        )
+
+
+HTTP_BOUNDS: tuple[tuple[str, str, type[int] | type[float], str], ...] = (
+    ("--header-timeout", "header_timeout", float, "seconds for a request's headers to arrive"),
+    ("--body-timeout", "body_timeout", float, "seconds for a request's body, after its headers"),
+    ("--max-connections", "max_connections", int, "open connections; more are refused (503)"),
+    ("--max-mcp-sessions", "max_mcp_sessions", int, "Streamable HTTP sessions open at once"),
+    ("--mcp-session-idle", "mcp_session_idle", float, "seconds before an idle session closes"),
+)
 
 
 LIMIT_FLAGS = (
@@ -82,6 +102,17 @@ def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
         )
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _log_level(text: str) -> str:
+    if text.upper() not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {text!r}; one of " + ", ".join(LOG_LEVELS).lower()
+        )
+    return text.upper()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cogs-arena", description="An MCP tool server where LLM agents play board games."
@@ -91,7 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the MCP server (stdio, or HTTP)")
     _add_store_flags(serve)
-    serve.add_argument("--log-level", default="WARNING", help="stderr log level")
+    serve.add_argument(
+        "--log-level",
+        default="WARNING",
+        type=_log_level,
+        help="stderr log level: " + ", ".join(LOG_LEVELS).lower() + " (warning)",
+    )
     serve.add_argument(
         "--deadline",
         type=float,
@@ -124,13 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--max-turns", type=int, default=100)
 
     replay = sub.add_parser("replay", help="re-simulate transcripts and check every digest")
-    replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument("files", nargs="+", type=Path, help="transcripts, or folders of them")
     replay.add_argument(
         "--views", action="store_true", help="print every view a seat was shown, regenerated"
     )
 
     score = sub.add_parser("score", help="per seat-label results over transcripts")
-    score.add_argument("files", nargs="+", type=Path)
+    score.add_argument("files", nargs="+", type=Path, help="transcripts, or folders of them")
     score.add_argument("--json", action="store_true", help="print JSON")
 
     from ..series.simulate import add_parser as add_simulate
@@ -162,7 +198,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..service import GameService
     from ..store.memory import Store
     from ..web.app import serve_http
-    from ..web.guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
+    from ..web.guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, token_warning
     from ..web.watch import Watch
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
@@ -171,7 +207,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         auth_token=args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None,
         allowed_origins=tuple(args.allow_origin),
+        **{name: getattr(args, name) for _, name, _, _ in HTTP_BOUNDS},
     )
+    for flag, name, _, _ in HTTP_BOUNDS:
+        if not 0 < getattr(args, name) < float("inf"):
+            print(f"cogs-arena serve: {flag} must be a finite number over 0", file=sys.stderr)
+            return 2
     for flag, value in (("--deadline", args.deadline), ("--join-timeout", args.join_timeout)):
         if value is not None and value <= 0:
             print(f"cogs-arena serve: {flag} must be > 0 seconds", file=sys.stderr)
@@ -214,6 +255,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def say(line: str) -> None:  # stderr only: under stdio, stdout carries the protocol
         print(f"cogs-arena serve: {line}", file=sys.stderr, flush=True)
 
+    warning = token_warning(options.auth_token, options.host)
+    if args.transport == "http" and warning is not None:
+        say(f"warning: {warning}")
     kept = describe(store_path, memory=args.memory)
     say(f"store {kept}; transcripts in {transcripts.absolute()}")
     if labels:
@@ -240,8 +284,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 extra_routes=Watch(service).routes(),
             )
         else:
+            import anyio
+
+            from ..adapter.stdio import serve_stdio
+
             say("speaking MCP over stdio (requests on stdin, answers on stdout)")
-            server.run("stdio")
+            anyio.run(serve_stdio, server)
     finally:
         stop_ticker.set()
         store.close()
@@ -266,6 +314,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from ...transcripts import replay
+    from ...transcripts.evaluation.results import transcript_paths
     from ...transcripts.evaluation.score import printable
     from ...transcripts.events import ViewShown
 
@@ -273,8 +322,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"--- #{event.seq} seat {event.seat}, decision {event.decision}")
         print(board.rstrip())
 
-    failed = 0
-    for path in args.files:
+    paths, problems = transcript_paths(args.files)
+    for empty in problems:
+        print(f"FAIL {empty.path}: {printable(empty.reason)}")
+    failed = len(problems)
+    for path in paths:
         # An unreadable file is a mismatch, never an exception.
         report = replay(path, on_view=show_view if args.views else None)
         status = "ok" if report.ok else "FAIL"
@@ -295,9 +347,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from ...transcripts.evaluation.results import transcript_paths
     from ...transcripts.evaluation.score import printable, score_files, table_lines
 
-    result = score_files(args.files)
+    paths, problems = transcript_paths(args.files)
+    result = score_files(paths)
+    result.problems[:0] = problems
     for problem in result.problems:
         print(
             f"cogs-arena score: skipped {problem.path}: {printable(problem.reason)}",

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .connections import DropHalfBodies, bounded_protocol
 from .guard import HEALTH_PATH, App, Guard, HttpOptions, check_bind
 
 log = logging.getLogger("cogs_arena.http")
@@ -49,7 +50,12 @@ def build_http_app(
     # POST Content-Type check stays on regardless.
     sdk_checks = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     streamable = mcp.streamable_http_app(
-        streamable_http_path=MCP_PATH, transport_security=sdk_checks, host=options.host
+        streamable_http_path=MCP_PATH,
+        transport_security=sdk_checks,
+        host=options.host,
+        # The SDK's own bounds are 10,000 sessions kept for 30 minutes each.
+        max_sessions=options.max_mcp_sessions,
+        session_idle_timeout=options.mcp_session_idle,
     )
     sse = mcp.sse_app(
         sse_path=SSE_PATH,
@@ -62,7 +68,7 @@ def build_http_app(
     # The session manager's task group hosts the Streamable HTTP sessions; SSE sessions live
     # inside their GET requests and need no lifespan.
     app = Starlette(routes=routes, lifespan=lambda _app: mcp.session_manager.run())
-    return Guard(app, options)
+    return Guard(DropHalfBodies(app), options)
 
 
 def listen_urls(host: str, port: int) -> tuple[str, str]:
@@ -108,6 +114,9 @@ def serve_http(
         # connection the server is closing at that moment: that race fails the request.
         timeout_keep_alive=30,
         lifespan="on",
+        # uvicorn times out only idle connections; this one also times slow headers and
+        # bodies and caps open connections (see http_connections).
+        http=bounded_protocol(options),
         # Open SSE streams never end on their own; do not hold a shutdown for them.
         timeout_graceful_shutdown=3,
     )

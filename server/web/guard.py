@@ -44,6 +44,17 @@ class HttpOptions:
     auth_token: str | None = None
     allowed_origins: tuple[str, ...] = ()
     """Extra browser origins (scheme://host[:port]) allowed besides loopback and the bind host."""
+    header_timeout: float = 10.0
+    """From a connection's opening (or, between requests, its next byte) to the end of the
+    request's headers."""
+    body_timeout: float = 30.0
+    """From the end of the headers to the end of the body: 4 MiB at 140 KB/s at the least."""
+    max_connections: int = 512
+    """Open connections at once, held SSE and watch streams included."""
+    max_mcp_sessions: int = 500
+    """Streamable HTTP sessions (2025 clients' initialize handshakes) open at once."""
+    mcp_session_idle: float = 600.0
+    """A Streamable HTTP session with no request in flight this long is closed."""
 
 
 def is_loopback(host: str) -> bool:
@@ -71,6 +82,26 @@ def token_problem(token: str | None, host: str) -> str | None:
             f"characters (this one has {len(token)})"
         )
     return None
+
+
+def token_warning(token: str | None, host: str) -> str | None:
+    """What to tell the operator about a token that passes `token_problem` on loopback only
+    because it is loopback: any local user or process can still guess it."""
+    if token and is_loopback(host) and len(token) < MIN_TOKEN_CHARS:
+        return (
+            f"the access token has {len(token)} characters: short enough to guess for anyone "
+            f"on this machine (binding beyond loopback would need {MIN_TOKEN_CHARS})"
+        )
+    return None
+
+
+def loggable_path(path: str) -> str:
+    """The path as logs show it: a spectator code is a read credential, so a watch path keeps
+    only its shape."""
+    if not path.startswith(WATCH_PREFIX):
+        return path
+    _, slash, rest = path[len(WATCH_PREFIX) :].partition("/")
+    return WATCH_PREFIX + "<code>" + slash + rest
 
 
 def check_bind(options: HttpOptions) -> None:
@@ -143,14 +174,17 @@ class Guard:
         if scope["path"] != HEALTH_PATH and not self.token_ok(_header(scope, b"authorization")):
             if not scope["path"].startswith(WATCH_PREFIX):
                 return 401, "Missing or wrong access token"
-            if not self.query_token_ok(scope):
+            given = self.query_tokens(scope)
+            if len(given) > 1:
+                return 400, "Ambiguous access token: give ?token=<token> once"
+            if not given or given[0] == "" or not self.token_ok("Bearer " + given[0]):
                 return 401, "Missing or wrong access token: add ?token=<token> to the address"
         return None
 
-    def query_token_ok(self, scope: Scope) -> bool:
+    @staticmethod
+    def query_tokens(scope: Scope) -> list[str]:
         query = bytes(scope.get("query_string", b"")).decode("latin-1")
-        given = parse_qs(query).get("token") or [""]
-        return given[-1] != "" and self.token_ok("Bearer " + given[-1])
+        return parse_qs(query, keep_blank_values=True).get("token", [])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refused = self.refusal(scope) if scope["type"] == "http" else None
@@ -158,7 +192,8 @@ class Guard:
             await self.app(scope, receive, send)
             return
         status, text = refused
-        log.warning("refused %s %s: %d", scope.get("method"), scope.get("path"), status)
+        path = loggable_path(str(scope.get("path", "")))
+        log.warning("refused %s %s: %d", scope.get("method"), path, status)
         headers = [(b"content-type", b"text/plain; charset=utf-8")]
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="cogs-arena"'))
