@@ -8,7 +8,8 @@ are dropped from memory and reloaded from the store when next used.
 
 When several server instances share the store, `open` also holds the game in the store for the
 call and compares versions: a copy that another instance moved on is reloaded first, so every
-step is made on the latest state and none is overwritten.
+step is made on the latest state and none is overwritten. A commit whose outcome the store cannot
+tell (`OutcomeUnknown`) drops the session from memory: the next call reads what the store holds.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
 from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
-from .errors import ServiceError, UnknownGameId
+from .errors import OutcomeUnknown, ServiceError, UnknownGameId
 from .limits import Limits
 from .records import GameRecord
 from .store import Commit, Store, StoredRequest
@@ -174,6 +175,11 @@ class Sessions:
                 session.touched = self.clock()
                 try:
                     yield session
+                except OutcomeUnknown:
+                    # The store may hold the step or not: the next call reads the game anew.
+                    _restore(session)
+                    self._evict(session)
+                    raise
                 except BaseException:
                     _restore(session)
                     raise
@@ -203,6 +209,8 @@ class Sessions:
         version = session.version + 1
         try:
             self.store.commit(Commit(record, state, list(events), list(requests), version))
+        except OutcomeUnknown:
+            raise  # not "nothing changed": it may have
         except Exception as exc:
             log.exception("commit failed for game %s", record.game_id)
             raise NotSaved(
