@@ -207,8 +207,9 @@ class Sessions:
         record.updated = self.clock()
         state = canonical_json(session.engine.state_to_json(session.state))
         version = session.version + 1
+        step = Commit(record, state, list(events), list(requests), version)
         try:
-            self.store.commit(Commit(record, state, list(events), list(requests), version))
+            self.store.commit(step)
         except OutcomeUnknown:
             raise  # not "nothing changed": it may have
         except Exception as exc:
@@ -222,7 +223,12 @@ class Sessions:
             session.saved = _snapshot(session)
         if session.chat is not None:
             session.chat.extend(e for e in events if isinstance(e, Talk))
-        self._write_transcript(session, events)
+        if step.unheld:
+            # Appending now could land out of order with another instance's writes: the file is
+            # laid anew from the store at this game's next step here, or is found short there.
+            session.transcript_behind = True
+        else:
+            self._write_transcript(session, events)
         for listener in self.listeners:
             listener(record.game_id)
 

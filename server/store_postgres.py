@@ -187,12 +187,18 @@ class PostgresStore(Store):
             row = read.fetchone()
             outer = getattr(self._local, "conn", None) is None
             self._local.conn = conn
+            # Where a commit that lost its connection takes the lock again (see `_regain`).
+            regained = contextlib.ExitStack()
+            if outer:
+                self._local.regained = regained
             try:
                 yield 0 if row is None else int(row[0])
             finally:
                 if outer:
                     self._local.conn = None
+                    self._local.regained = None
                 _unlock(conn, key)
+                regained.close()
 
     # ---- writing ---------------------------------------------------------------------------
 
@@ -264,6 +270,30 @@ class PostgresStore(Store):
                 if sent is None:  # COMMIT was never sent: the transaction died with nothing in
                     raise
                 self._settle(conn, sent, game_id, exc)
+                commit.unheld = not self._regain(game_id, commit.version)
+
+    def _regain(self, game_id: str, version: int | None) -> bool:
+        """After a commit that is in although its connection died (and the game's lock with
+        it): takes the lock again on another connection for the rest of the call, so what
+        follows a commit (the transcript's append) still runs under it. False if that cannot be
+        done, or if another instance moved the game on in between (it has mended the
+        transcript from the store then): the commit is then `unheld`."""
+        regained: contextlib.ExitStack | None = getattr(self._local, "regained", None)
+        if regained is None:  # a commit outside `hold` (a new game): there was no lock
+            return True
+        key = lock_key(game_id)
+        try:
+            conn = regained.enter_context(self._pool.connection(timeout=5))
+            regained.callback(_unlock, conn, key)
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            row = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            log.warning(
+                "store: game %s: its lock could not be taken again: %s", game_id, _said(exc)
+            )
+            return False
+        self._local.conn = conn
+        return row is not None and (version is None or int(row[0]) == version)
 
     def _settle(
         self, conn: psycopg.Connection[Any], xact: str, game_id: str, exc: psycopg.Error
@@ -272,8 +302,8 @@ class PostgresStore(Store):
         StoreUnavailable (nothing changed) if it is not, OutcomeUnknown if the database cannot
         say. Asked on a fresh connection, as many times as `settle_seconds` allows."""
         if getattr(self._local, "conn", None) is conn:
-            # The rest of the call reads through the pool; the game's lock ended with this
-            # connection's session, and the step (if it is in) was made under it.
+            # The game's lock ended with this connection's session: the rest of the call reads
+            # through the pool (or the connection `_regain` takes the lock again on).
             self._local.conn = None
         deadline = time.monotonic() + self.settle_seconds
         status: str | None = None

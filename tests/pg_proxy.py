@@ -111,14 +111,14 @@ class _Link:
             while chunk := self.client.recv(65536):
                 if self.cut_next and chunk.replace(SYNC, b"").replace(FLUSH, b""):
                     # after_ack: the first statement after the acknowledgement
-                    self._close()
                     self.relay._cut_done()
+                    self._close()
                     return
                 if COMMIT in chunk:
                     fault = self.relay._take()
                     if fault == "before":
-                        self._close()
                         self.relay._cut_done()
+                        self._close()
                         return
                     if fault == "after":
                         self.drop_reply = True
@@ -133,8 +133,8 @@ class _Link:
         try:
             while chunk := self.server.recv(65536):
                 if self.drop_reply and COMMIT in chunk:  # the server's "COMMIT" answer
-                    self._close()
                     self.relay._cut_done()
+                    self._close()
                     return
                 self.client.sendall(chunk)
                 if self.cut_after_reply and COMMIT in chunk:

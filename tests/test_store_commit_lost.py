@@ -25,6 +25,7 @@ from cogs_arena.server.errors import OutcomeUnknown
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.sessions import NotSaved
+from cogs_arena.server.store import GameBusy
 from cogs_arena.server.store_postgres import PostgresStore
 
 
@@ -80,12 +81,30 @@ def test_an_acknowledgement_lost_after_commit_is_the_success_the_store_holds(
 ) -> None:
     """The server commits and its answer is lost: the play is answered as accepted (it is in the
     store, once), the live game goes on from it, and a retry with the same request_id is the
-    same answer, replayed. Before the fix the client was told "nothing changed"."""
+    same answer, replayed; the rest of the call (its transcript append) runs under the game's
+    lock, taken again. Before the fix the client was told "nothing changed"."""
     service = GameService(store, tmp_path / "t")
     ids = _game(service)
     before = _stored(pg_url, ids[0])
+    other = PostgresStore(pg_url, pool_size=1)
+    busy: list[bool] = []
+
+    def try_other(game_id: str) -> None:
+        # Runs after the commit, inside the call: the game must be held again by then.
+        if relay.cut.is_set() and not busy:
+            try:
+                with other.hold(game_id, wait=False):
+                    busy.append(False)
+            except GameBusy:
+                busy.append(True)
+
+    service.add_listener(try_other)
     relay.arm("after")
-    result = _play(service, ids, "lost ack", rid)
+    try:
+        result = _play(service, ids, "lost ack", rid)
+    finally:
+        other.close()
+    assert busy == [True], "after the lost answer the call went on without the game's lock"
     assert relay.cut.is_set(), "the relay must have cut the connection at COMMIT"
     assert result.accepted and not result.replayed
     held = _stored(pg_url, ids[0])
@@ -95,6 +114,10 @@ def test_an_acknowledgement_lost_after_commit_is_the_success_the_store_holds(
     session = service.sessions.peek(ids[0])
     assert session is not None and session.version == held["version"]
     assert session.record.event_count == held["events"]
+    # The lock was taken again for the rest of the call: the transcript has the step, and the
+    # game is free once the call is over.
+    assert service.transcripts.last_seq(session.record.transcript_name) == held["events"]
+    _free(pg_url, ids[0], held["version"])
     if rid is not None:
         again = _play(service, ids, "lost ack", rid)
         assert again.replayed and again.accepted == result.accepted
@@ -137,10 +160,15 @@ def test_a_connection_dying_after_the_acknowledgement_leaves_the_success_and_fre
     assert result.accepted and not result.replayed
     held = _stored(pg_url, ids[0])
     assert held["version"] == before["version"] + 1 and held["accepted"] == ["then cut"]
-    other = PostgresStore(pg_url, pool_size=1)
+    _free(pg_url, ids[0], held["version"])
+
+
+def _free(url: str, game_id: str, version: int) -> None:
+    """Another instance can take the game at once (GameBusy if a lock outlived the call)."""
+    other = PostgresStore(url, pool_size=1)
     try:
-        with other.hold(ids[0], wait=False) as version:  # GameBusy if the lock outlived it
-            assert version == held["version"]
+        with other.hold(game_id, wait=False) as held:
+            assert held == version
     finally:
         other.close()
 
