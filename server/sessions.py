@@ -28,7 +28,7 @@ from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
 from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
-from .errors import OutcomeUnknown, ServiceError, UnknownGameId
+from .errors import OutcomeUnknown, ServiceError, StoreUnavailable, UnknownGameId
 from .limits import Limits
 from .records import GameRecord
 from .store import Commit, Store, StoredRequest
@@ -213,7 +213,10 @@ class Sessions:
         except OutcomeUnknown:
             raise  # not "nothing changed": it may have
         except Exception as exc:
-            log.exception("commit failed for game %s", record.game_id)
+            if isinstance(exc, StoreUnavailable):  # the store has logged why, in one line
+                log.warning("commit failed for game %s: [%s]", record.game_id, exc.code)
+            else:
+                log.exception("commit failed for game %s", record.game_id)
             raise NotSaved(
                 "The server could not save this step, so nothing changed: the game is as it was.",
                 allowed="try the same call again (with the same request_id, if you gave one)",

@@ -163,7 +163,7 @@ class PostgresStore(Store):
             with self._pool.connection() as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
-            log.warning("store: the database cannot be reached: %s", exc)
+            log.warning("store: the database cannot be reached: %s", _said(exc))
             raise StoreUnavailable(
                 "The game store (PostgreSQL) cannot be reached, so nothing was read or changed.",
                 allowed="the same call again shortly (with the same request_id, if you gave one)",
