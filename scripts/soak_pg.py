@@ -543,8 +543,9 @@ def report(
     logs = "".join(i.stderr(full=True) for i in instances)
     print(
         f"instances' stderr: {logs.count('Traceback')} tracebacks, "
-        f"{logs.count('answer to COMMIT was lost')} lost COMMIT answers found saved, "
-        f"{logs.count('died at COMMIT')} found not saved or unknown, "
+        f"COMMITs cut: {logs.count('answer to COMMIT was lost')} found saved, "
+        f"{logs.count('died at COMMIT') - logs.count('cannot say')} found not saved, "
+        f"{logs.count('cannot say')} unknown; "
         f"{logs.count('change listener lost')} listener reconnects"
     )
     for title, items in (

@@ -223,9 +223,9 @@ class PostgresStore(Store):
             commit.version,
             commit.version,
         )
+        # The transaction's id once its COMMIT may be sent: from then on a failure does not say
+        # whether the step is in, and the database is asked.
         sent: str | None = None
-        """The transaction's id once its COMMIT may have been sent: from then on a failure does
-        not say whether the step is in."""
         with self._conn() as conn:
             try:
                 # Two round trips: all of it is sent at once and checked before COMMIT; a stale

@@ -276,3 +276,32 @@ def _commit(game_id: str) -> Any:
     seats = [SeatRecord(index=0, name="White", kind="llm")]
     record = GameRecord(game_id=game_id, game="influence", seed=1, ruleset={}, seats=seats)
     return Commit(record, "{}")
+
+
+def test_a_commit_whose_lock_cannot_be_taken_again_leaves_the_transcript_to_the_store(
+    relay: CommitCutter,
+    store: PostgresStore,
+    pg_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The answer to COMMIT is lost and the game's lock cannot be taken again (another instance
+    may be writing): the play is still the success the store holds, the transcript is not
+    appended to without the lock, and the next step lays it anew from the store, whole."""
+    service = GameService(store, tmp_path / "t")
+    ids = _game(service)
+    session = service.sessions.peek(ids[0])
+    assert session is not None
+    name = session.record.transcript_name
+    written = service.transcripts.last_seq(name)
+    monkeypatch.setattr(store, "_regain", lambda game_id, version: False)
+    relay.arm("after")
+    result = _play(service, ids, "unheld", "r-unheld")
+    assert relay.cut.is_set() and result.accepted
+    assert _stored(pg_url, ids[0])["accepted"] == ["unheld"]
+    assert service.transcripts.last_seq(name) == written, "appended without the game's lock"
+    monkeypatch.undo()
+    assert _play(service, ids, "after unheld", None).accepted
+    held = _stored(pg_url, ids[0])
+    assert held["accepted"] == ["unheld", "after unheld"]
+    assert service.transcripts.last_seq(name) == held["events"]
