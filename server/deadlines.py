@@ -15,7 +15,7 @@ from ..transcripts.events import Absent, Event, JoinTimeout
 from .errors import OutcomeUnknown, StoreUnavailable
 from .referee import Referee
 from .sessions import NotSaved, Session, Sessions
-from .store import GameBusy
+from .store.memory import GameBusy
 
 STORE_WEATHER = (StoreUnavailable, NotSaved, OutcomeUnknown)
 """A shared store out of reach for a while: expected (restarts, failovers), logged in one line."""

@@ -21,12 +21,12 @@ from mcp_helpers import call, call_error
 from pg_helpers import PgCluster
 from pg_proxy import CommitCutter
 
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.errors import OutcomeUnknown
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.sessions import NotSaved
-from cogs_arena.server.store import GameBusy
-from cogs_arena.server.store_postgres import PostgresStore
+from cogs_arena.server.store.memory import GameBusy
+from cogs_arena.server.store.postgres import PostgresStore
 
 
 @pytest.fixture
@@ -270,8 +270,8 @@ def test_the_change_listener_logs_one_warning_line_per_reconnect(
 
 
 def _commit(game_id: str) -> Any:
-    from cogs_arena.server.records import GameRecord, SeatRecord
-    from cogs_arena.server.store import Commit
+    from cogs_arena.server.store.memory import Commit
+    from cogs_arena.server.store.records import GameRecord, SeatRecord
 
     seats = [SeatRecord(index=0, name="White", kind="llm")]
     record = GameRecord(game_id=game_id, game="influence", seed=1, ruleset={}, seats=seats)
