@@ -12,9 +12,13 @@ import threading
 from collections.abc import Callable
 
 from ..transcripts.events import Absent, Event, JoinTimeout
+from .errors import OutcomeUnknown, StoreUnavailable
 from .referee import Referee
-from .sessions import Session, Sessions
+from .sessions import NotSaved, Session, Sessions
 from .store.memory import GameBusy
+
+STORE_WEATHER = (StoreUnavailable, NotSaved, OutcomeUnknown)
+"""A shared store out of reach for a while: expected (restarts, failovers), logged in one line."""
 
 log = logging.getLogger("cogs_arena.deadlines")
 
@@ -87,6 +91,8 @@ class Deadlines:
                     changed += self.enforce(session)
             except GameBusy:
                 continue
+            except STORE_WEATHER as exc:  # said by the store already; the next tick tries again
+                log.warning("deadline tick skipped game %s: [%s]", game_id, exc.code)
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("deadline tick failed for game %s", game_id)
         self.sessions.evict_idle(now)
@@ -100,6 +106,8 @@ class Deadlines:
             while not stop.wait(interval):
                 try:
                     self.tick()
+                except STORE_WEATHER as exc:
+                    log.warning("deadline tick skipped: [%s] the store cannot be read", exc.code)
                 except Exception:
                     log.exception("deadline tick failed")
 

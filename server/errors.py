@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..engines.errors import GameError
-from .store.errors import StoreUnavailable as StoreUnavailable  # the store's, passed on
+from .store.errors import OutcomeUnknown as OutcomeUnknown  # the store's, passed on
+from .store.errors import StoreUnavailable as StoreUnavailable
 
 
 class ServiceError(GameError):

@@ -8,7 +8,8 @@ are dropped from memory and reloaded from the store when next used.
 
 When several server instances share the store, `open` also holds the game in the store for the
 call and compares versions: a copy that another instance moved on is reloaded first, so every
-step is made on the latest state and none is overwritten.
+step is made on the latest state and none is overwritten. A commit whose outcome the store cannot
+tell (`OutcomeUnknown`) drops the session from memory: the next call reads what the store holds.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
 from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
-from .errors import ServiceError, UnknownGameId
+from .errors import OutcomeUnknown, ServiceError, StoreUnavailable, UnknownGameId
 from .limits import Limits
 from .store.memory import Commit, Store, StoredRequest
 from .store.records import GameRecord
@@ -174,6 +175,11 @@ class Sessions:
                 session.touched = self.clock()
                 try:
                     yield session
+                except OutcomeUnknown:
+                    # The store may hold the step or not: the next call reads the game anew.
+                    _restore(session)
+                    self._evict(session)
+                    raise
                 except BaseException:
                     _restore(session)
                     raise
@@ -201,10 +207,16 @@ class Sessions:
         record.updated = self.clock()
         state = canonical_json(session.engine.state_to_json(session.state))
         version = session.version + 1
+        step = Commit(record, state, list(events), list(requests), version)
         try:
-            self.store.commit(Commit(record, state, list(events), list(requests), version))
+            self.store.commit(step)
+        except OutcomeUnknown:
+            raise  # not "nothing changed": it may have
         except Exception as exc:
-            log.exception("commit failed for game %s", record.game_id)
+            if isinstance(exc, StoreUnavailable):  # the store has logged why, in one line
+                log.warning("commit failed for game %s: [%s]", record.game_id, exc.code)
+            else:
+                log.exception("commit failed for game %s", record.game_id)
             raise NotSaved(
                 "The server could not save this step, so nothing changed: the game is as it was.",
                 allowed="try the same call again (with the same request_id, if you gave one)",
@@ -214,7 +226,12 @@ class Sessions:
             session.saved = _snapshot(session)
         if session.chat is not None:
             session.chat.extend(e for e in events if isinstance(e, Talk))
-        self._write_transcript(session, events)
+        if step.unheld:
+            # Appending now could land out of order with another instance's writes: the file is
+            # laid anew from the store at this game's next step here, or is found short there.
+            session.transcript_behind = True
+        else:
+            self._write_transcript(session, events)
         for listener in self.listeners:
             listener(record.game_id)
 

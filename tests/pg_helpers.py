@@ -103,6 +103,17 @@ class PgCluster:
         if init.returncode != 0:
             log.write_text(init.stdout + init.stderr)
             raise PgUnavailable(f"initdb failed ({init.returncode}): {init.stderr[-1500:]}")
+        self._run(binaries, data, timeout)
+
+    def restart(self, timeout: float = 60.0) -> None:
+        """Stops the server (a fast shutdown: every connection is dropped) and starts it again on
+        the same data and port, as a database restart or failover looks to its clients."""
+        if self.proc is None:
+            raise PgUnavailable("the cluster was never started")
+        self._shutdown()
+        self._run(bin_dir(), self.root / "data", timeout)
+
+    def _run(self, binaries: Path, data: Path, timeout: float) -> None:
         options: list[str] = ["-p", str(self.port), "-k", str(self.root)]
         for name, value in SETTINGS.items():
             options += ["-c", f"{name}={value}"]
@@ -155,6 +166,11 @@ class PgCluster:
         return self.url(name)
 
     def stop(self) -> None:
+        self._shutdown()
+        with contextlib.suppress(OSError):
+            shutil.rmtree(self.root)
+
+    def _shutdown(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             # SIGINT to the group (runuser and the postmaster): PostgreSQL's fast shutdown.
             with contextlib.suppress(ProcessLookupError):
@@ -164,5 +180,3 @@ class PgCluster:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        with contextlib.suppress(OSError):
-            shutil.rmtree(self.root)

@@ -3,7 +3,9 @@ and the server recovers by itself once the database answers again."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -11,6 +13,7 @@ from pg_helpers import PgCluster
 
 from cogs_arena.server.errors import StoreUnavailable
 from cogs_arena.server.service import GameService
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.server.store.postgres import APP_NAME, PostgresStore
 
 
@@ -44,3 +47,34 @@ def test_a_lost_database_is_store_unavailable_then_the_next_call_works(
         assert after.decision == before.decision and after.observation == before.observation
     finally:
         store.close()
+
+
+def test_a_deadline_tick_on_a_store_out_of_reach_logs_one_line_not_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The ticker meeting a store that cannot be reached (a restart, a failover: expected
+    weather) logs one warning line naming the code, no traceback, and the game is untouched."""
+
+    class Unreachable(MemoryStore):
+        down = False
+
+        def hold(self, game_id: str, *, wait: bool = True) -> Any:
+            if self.down:
+                raise StoreUnavailable("The game store cannot be reached.")
+            return super().hold(game_id, wait=wait)
+
+    store = Unreachable()
+    service = GameService(store, tmp_path / "t")
+    game = service.new_game("influence", seed=2, seat="White", bots=["greedy"], deadline_seconds=1)
+    record = store.get(game.game_id)
+    due = None if record is None else record.due()
+    assert due is not None
+    store.down = True
+    service.deadlines.clock = lambda: due + 5
+    caplog.set_level(logging.WARNING)
+    assert service.tick() == 0
+    lines = [r for r in caplog.records if "deadline tick" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert "[store_unavailable]" in lines[0].getMessage()
+    assert store.load(game.game_id) is not None
+    assert store.get(game.game_id) == record

@@ -9,3 +9,10 @@ class StoreUnavailable(GameError):
     """The shared store could not be reached: nothing was read or changed."""
 
     code = "store_unavailable"
+
+
+class OutcomeUnknown(GameError):
+    """A step's save was cut off at or after COMMIT and the store could not be asked whether it
+    landed: the step may or may not have been applied."""
+
+    code = "outcome_unknown"

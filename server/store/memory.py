@@ -42,6 +42,10 @@ class Commit:
     version: int | None = None
     """The game's version once this commit is in: the store refuses it (StaleWrite) unless it
     holds `version - 1` (0: no such game yet). None writes whatever the store holds, plus one."""
+    unheld: bool = False
+    """Set by a shared store: the commit is in, but the game's lock was lost on the way and not
+    taken again as it was (another instance may have moved on), so the transcript is left to
+    be mended from the store under the lock."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,10 @@ The tables and their meaning are the SQLite store's. What several writers add:
 - change notices across instances: each commit sends NOTIFY in its transaction, and a listener
   thread per instance passes the game ids other instances changed to `watch` callbacks;
 - versioned migrations in `schema_version`, applied at start under a lock, so instances
-  starting together migrate once.
+  starting together migrate once;
+- a commit whose answer is lost (the connection dies at or after COMMIT) is looked up by its
+  transaction id on a fresh connection before anyone is told: saved, not saved, or, when the
+  database cannot be asked, `OutcomeUnknown`, never a guess.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, LiteralString
 
@@ -28,7 +32,7 @@ import psycopg_pool
 from psycopg_pool import ConnectionPool
 
 from ...transcripts.events import Event, event_json, parse_event
-from .errors import StoreUnavailable
+from .errors import OutcomeUnknown, StoreUnavailable
 from .memory import (
     Commit,
     GameBusy,
@@ -52,6 +56,9 @@ APP_NAME = "cogs-arena"
 LOCK_TIMEOUT_MS = 30_000
 MIGRATION_LOCK = 7_406_221_013
 """Advisory lock key taken while migrating, so instances starting at once migrate once."""
+SETTLE_SECONDS = 5.0
+"""How long a commit whose answer was lost keeps asking the database what became of it (long
+enough for a restart or a failover), before it answers that the outcome is unknown."""
 STEPS: dict[int, tuple[LiteralString, ...]] = {
     # Schema numbers are the SQLite store's: schema 2 is its layout of games, events, requests.
     2: (
@@ -139,6 +146,7 @@ class PostgresStore(Store):
         self._watchers: list[Callable[[str], None]] = []
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self.settle_seconds = SETTLE_SECONDS
 
     # ---- connections and the per-game lock -------------------------------------------------
 
@@ -155,7 +163,7 @@ class PostgresStore(Store):
             with self._pool.connection() as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
-            log.warning("store: the database cannot be reached: %s", exc)
+            log.warning("store: the database cannot be reached: %s", _said(exc))
             raise StoreUnavailable(
                 "The game store (PostgreSQL) cannot be reached, so nothing was read or changed.",
                 allowed="the same call again shortly (with the same request_id, if you gave one)",
@@ -179,13 +187,18 @@ class PostgresStore(Store):
             row = read.fetchone()
             outer = getattr(self._local, "conn", None) is None
             self._local.conn = conn
+            # Where a commit that lost its connection takes the lock again (see `_regain`).
+            regained = contextlib.ExitStack()
+            if outer:
+                self._local.regained = regained
             try:
                 yield 0 if row is None else int(row[0])
             finally:
                 if outer:
                     self._local.conn = None
-                if not conn.broken:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                    self._local.regained = None
+                _unlock(conn, key)
+                regained.close()
 
     # ---- writing ---------------------------------------------------------------------------
 
@@ -210,6 +223,9 @@ class PostgresStore(Store):
             commit.version,
             commit.version,
         )
+        # The transaction's id once its COMMIT may be sent: from then on a failure does not say
+        # whether the step is in, and the database is asked.
+        sent: str | None = None
         with self._conn() as conn:
             try:
                 # Two round trips: all of it is sent at once and checked before COMMIT; a stale
@@ -217,7 +233,8 @@ class PostgresStore(Store):
                 with conn.pipeline(), conn.transaction(), conn.cursor() as cur:
                     check = conn.execute(
                         "SELECT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = %s),"
-                        " (SELECT version FROM games WHERE id = %s FOR UPDATE)",
+                        " (SELECT version FROM games WHERE id = %s FOR UPDATE),"
+                        " pg_current_xact_id()::text",
                         (game_id, game_id),
                     )
                     if rows:
@@ -242,12 +259,94 @@ class PostgresStore(Store):
                         game,
                     )
                     cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {game_id}"))
-                    top, stored = check.fetchone() or (0, None)
+                    top, stored, xact = check.fetchone() or (0, None, None)
                     if top != first - 1:
                         raise StaleWrite(f"game {game_id}: store at event {top}, not {first - 1}")
                     next_version(commit, stored or 0)
+                    sent = xact
             except psycopg.errors.IntegrityError as exc:
                 raise StaleWrite(str(exc)) from exc
+            except psycopg.Error as exc:
+                if sent is None:  # COMMIT was never sent: the transaction died with nothing in
+                    raise
+                self._settle(conn, sent, game_id, exc)
+                commit.unheld = not self._regain(game_id, commit.version)
+
+    def _regain(self, game_id: str, version: int | None) -> bool:
+        """After a commit that is in although its connection died (and the game's lock with
+        it): takes the lock again on another connection for the rest of the call, so what
+        follows a commit (the transcript's append) still runs under it. False if that cannot be
+        done, or if another instance moved the game on in between (it has mended the
+        transcript from the store then): the commit is then `unheld`."""
+        regained: contextlib.ExitStack | None = getattr(self._local, "regained", None)
+        if regained is None:  # a commit outside `hold` (a new game): there was no lock
+            return True
+        key = lock_key(game_id)
+        try:
+            conn = regained.enter_context(self._pool.connection(timeout=5))
+            regained.callback(_unlock, conn, key)
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            row = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            log.warning(
+                "store: game %s: its lock could not be taken again: %s", game_id, _said(exc)
+            )
+            return False
+        self._local.conn = conn
+        return row is not None and (version is None or int(row[0]) == version)
+
+    def _settle(
+        self, conn: psycopg.Connection[Any], xact: str, game_id: str, exc: psycopg.Error
+    ) -> None:
+        """After a failure at or after COMMIT: returns if the transaction is in, raises
+        StoreUnavailable (nothing changed) if it is not, OutcomeUnknown if the database cannot
+        say. Asked on a fresh connection, as many times as `settle_seconds` allows."""
+        if getattr(self._local, "conn", None) is conn:
+            # The game's lock ended with this connection's session: the rest of the call reads
+            # through the pool (or the connection `_regain` takes the lock again on).
+            self._local.conn = None
+        deadline = time.monotonic() + self.settle_seconds
+        status: str | None = None
+        while True:
+            try:
+                with psycopg.connect(
+                    self.url, autocommit=True, connect_timeout=2, application_name=self._app
+                ) as fresh:
+                    row = fresh.execute("SELECT pg_xact_status(%s::xid8)", (xact,)).fetchone()
+                status = None if row is None else row[0]
+            except psycopg.Error:
+                status = None
+            if status in ("committed", "aborted") or time.monotonic() >= deadline:
+                break
+            time.sleep(0.1)
+        if status == "committed":
+            log.warning(
+                "store: game %s: the answer to COMMIT was lost (%s); it is in", game_id, _said(exc)
+            )
+            return
+        if status == "aborted":
+            log.warning(
+                "store: game %s: the connection died at COMMIT (%s); not in", game_id, _said(exc)
+            )
+            raise StoreUnavailable(
+                "The connection to the game store (PostgreSQL) broke while this step was being "
+                "saved; the store confirms it was not saved, so nothing changed.",
+                allowed="the same call again (with the same request_id, if you gave one)",
+            ) from None
+        log.warning(
+            "store: game %s: the connection died at COMMIT (%s) and the database cannot say "
+            "whether the step is in (%s)",
+            game_id,
+            _said(exc),
+            status or "unreachable",
+        )
+        raise OutcomeUnknown(
+            "The connection to the game store (PostgreSQL) broke while this step was being saved"
+            " and the store cannot be asked now: the step may or may not have been applied.",
+            allowed="the same call again with the same request_id (it is answered once: what "
+            "was applied, or a first try); without a request_id, show first to see whether it "
+            "was applied",
+        ) from None
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -355,11 +454,14 @@ class PostgresStore(Store):
                     while not self._stop.is_set():
                         for notice in conn.notifies(timeout=1.0):
                             self._heard(notice.payload)
-            except psycopg.Error:
+            except psycopg.Error as exc:
                 if self._stop.is_set():
                     return
                 # Notices sent meanwhile are lost: waiters still look again at their timeout.
-                log.exception("store: change listener lost its connection; reconnecting")
+                # A lost connection is expected weather (restarts, failovers): one line.
+                log.warning(
+                    "store: change listener lost its connection (%s); reconnecting", _said(exc)
+                )
                 self._stop.wait(1.0)
 
     def _heard(self, payload: str) -> None:
@@ -377,6 +479,24 @@ class PostgresStore(Store):
         if self._listener is not None:
             self._listener.join(timeout=5)
         self._pool.close()
+
+
+def _unlock(conn: psycopg.Connection[Any], key: int) -> None:
+    """Lets the game go. A connection that died took its session's locks with it; one that
+    fails now is closed, so its lock cannot outlive the call. Neither is the call's failure:
+    what it did is saved (or not) already."""
+    if conn.broken:
+        return
+    try:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+    except psycopg.Error as exc:
+        log.warning("store: the game lock's connection failed at unlock, closed: %s", _said(exc))
+        conn.close()
+
+
+def _said(exc: BaseException) -> str:
+    """An error's message on one line (libpq's run over several)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _visible(viewer: Viewer, over: bool) -> tuple[LiteralString, list[object]]:
