@@ -20,8 +20,8 @@ def test_a_tiny_postgres_soak_loses_nothing_applies_nothing_twice_and_replays() 
     """Every fault happens at least once, and the soak's figures are what the issue asks: 0
     lost, 0 applied twice, 0 false "nothing changed", 0 stuck, every transcript replaying."""
     command = [sys.executable, str(ROOT / "scripts" / "soak_pg.py"), "--kinds",
-               "chemistry,territory", "--games", "4", "--clients", "2", "--max-seconds", "40",
-               "--restart-at", "4", "--kill-at", "8", "--terminations", "30"]  # fmt: skip
+               "chemistry,territory", "--games", "6", "--clients", "2", "--max-seconds", "40",
+               "--restart-at", "1", "--kill-at", "2", "--terminations", "30"]  # fmt: skip
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=150, env=os.environ.copy(), check=False
     )
