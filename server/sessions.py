@@ -30,6 +30,7 @@ from ..transcripts.io import TranscriptDir
 from .errors import ServiceError, UnknownGameId
 from .limits import Limits
 from .records import GameRecord
+from .repeats import summaries
 from .store import Commit, Store, StoredRequest
 from .waiters import Change
 
@@ -197,6 +198,8 @@ class Sessions:
         if not events and not requests and not force:
             return
         record = session.record
+        if events:  # refusals counted since their first record are stored first
+            events = [*summaries(record), *events]
         for event in events:
             record.event_count += 1
             event.seq = record.event_count
