@@ -24,6 +24,15 @@ class Limits:
     """Sessions kept in memory; the least recently used idle ones are reloaded on demand."""
     idle_seconds: float = 600.0
     """A session untouched this long is dropped from memory (the store keeps it)."""
+    credential_rate: int = 50
+    """Calls a second one seat credential may make over HTTP (twice that in a row after a
+    pause), over all its connections; `shares`."""
+    credential_at_once: int = 8
+    """Calls one seat credential may have running at once (a `wait` runs until it answers)."""
+    connection_rate: int = 200
+    """Calls a second over one connection, whatever the credentials."""
+    connection_at_once: int = 32
+    """Calls running at once over one connection."""
     chat_in_view: int = 10
     wait_events: int = 50
     """Events a `wait` result carries at most (the cursor lets the seat page with `log`)."""

@@ -52,6 +52,7 @@ from .mcp_support import (
 from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from .pictures import PNG_MIME, png, png_base64
 from .service import GameService
+from .shares import Shares
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
@@ -185,8 +186,11 @@ def _log_text(result: LogResult) -> str:
 # ---- the server -------------------------------------------------------------------------------
 
 
-def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPServer[Any]:
-    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool)."""
+def build_server(
+    service: GameService, *, tools_on_loop: bool = False, shares: Shares | None = None
+) -> MCPServer[Any]:
+    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool);
+    `shares` bounds each credential's and connection's calls (for HTTP's many clients)."""
     hub = WaiterHub()
     changes = GameChanges()
     bus = InMemorySubscriptionBus()
@@ -348,7 +352,10 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
         lifespan=lifespan,
         tools=tools,
         subscriptions=bus,
-        middleware=[feeds.middleware],
+        middleware=[
+            *([] if shares is None else [shares.middleware]),
+            feeds.middleware,
+        ],
     )
     mcp.serve_legacy_subscriptions(legacy)
 
