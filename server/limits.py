@@ -27,8 +27,11 @@ class Limits:
     credential_rate: int = 50
     """Calls a second one seat credential may make over HTTP (twice that in a row after a
     pause), over all its connections; `shares`."""
-    credential_at_once: int = 8
-    """Calls one seat credential may have running at once (a `wait` runs until it answers)."""
+    credential_at_once: int = 4
+    """Calls one seat credential may have running at once (a `wait` runs until it answers).
+    Few: calls running side by side in worker threads contend for the interpreter, and on a
+    loaded machine 8 of one flooding credential's slowed an unrelated client 3.9x where 2
+    left it as fast as a flood aimed elsewhere (`benchmarks/bench_fairness.py`)."""
     connection_rate: int = 200
     """Calls a second over one connection, whatever the credentials."""
     connection_at_once: int = 32

@@ -3,10 +3,11 @@ bounded number of calls at once, so one client flooding the server cannot take i
 others. A call over either bound is not run: it is answered `[limit_reached]`, naming the
 bound and when to call again.
 
-The answer to a refused call is held back for the time until the bound would let the call in
-(at most `max_hold`): a client that ignores the hint and calls again at once then waits anyway,
-so refusals cost the server a sleeping task, not its event loop. A model's seat never comes
-near the defaults (`Limits`); a client that keeps to the hint never waits on a hold.
+The answer to a refused call is held back for `max_hold` (a second): a client that ignores the
+hint and calls again at once waits anyway, so a flood of refusals costs the server a sleeping
+task per connection, not its event loop (a refusal costs about half of what a `show` does to
+receive and answer, so refusals answered at once would be most of a flood's load). A model's
+seat never comes near the defaults (`Limits`).
 
 The check runs as MCP middleware, before an argument is validated or a worker thread is taken.
 A connection is the MCP session where the transport has one (the SSE transport, handshake-era
@@ -29,7 +30,7 @@ from mcp_types import CallToolResult, TextContent
 from .limits import Limits
 
 MAX_HOLD = 1.0
-"""Seconds a refusal's answer is held back at most."""
+"""Seconds a refusal's answer is held back."""
 LIMIT_REACHED = -32000
 """The JSON-RPC error code of a refused request other than a tool call (a tool call gets a
 tool error), from the range JSON-RPC leaves to servers."""
@@ -68,7 +69,6 @@ class Refusal:
     key: Key
     rate: bool
     """Over the rate (else over the calls at once)."""
-    hold: float
 
 
 class Shares:
@@ -116,10 +116,9 @@ class Shares:
         for key, share in zip(keys, shares, strict=True):
             bound = self.bounds[key[0]]
             if share.tokens < 1.0:
-                wait = (1.0 - share.tokens) / bound.rate
-                return Refusal(key, rate=True, hold=min(self.max_hold, wait))
+                return Refusal(key, rate=True)
             if held and share.running >= bound.at_once:
-                return Refusal(key, rate=False, hold=self.max_hold)
+                return Refusal(key, rate=False)
         for share in shares:
             share.tokens -= 1.0
             share.running += held
@@ -170,7 +169,7 @@ class Shares:
                 if held:
                     self.give_back(keys)
         self.refused += 1
-        await anyio.sleep(refusal.hold)
+        await anyio.sleep(self.max_hold)
         text = self.refusal_text(refusal)
         if ctx.method == "tools/call":
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)

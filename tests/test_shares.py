@@ -145,7 +145,7 @@ def _key(credential: str) -> tuple[str, str]:
 
 async def test_a_refusal_is_answered_only_after_its_hold(tmp_path: Path) -> None:
     """A client that ignores the hint gains nothing: at 1 call a second (2 in a row) the 3rd
-    show's refusal comes after the time until the next call is let in (about a second)."""
+    show's refusal is held back a second before it is answered."""
     service = GameService(MemoryStore(), tmp_path / "t", limits=Limits(credential_rate=1))
     server = build_server(service, shares=Shares(service.limits))
     async with Client(server) as client:
