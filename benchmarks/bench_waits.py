@@ -401,13 +401,17 @@ def main() -> int:
         root = Path(tmp)
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
-        flag = [TALK_FLAG, str(10**6), *SHARE_FLAGS]
-        server = None if args.no_talk_flag else start_server(root, port, flag)
-        flag_used = server is not None
+        talk = [] if args.no_talk_flag else [[TALK_FLAG, str(10**6)]]
+        # The flags this version of `serve` takes, the most first.
+        tries = [*(t + SHARE_FLAGS for t in talk), *talk, SHARE_FLAGS, []]
+        server, flag_used = None, False
+        for flags in tries:
+            server = start_server(root, port, flags)
+            if server is not None:
+                flag_used = TALK_FLAG in flags
+                break
         if server is None:
-            server = start_server(root, port, SHARE_FLAGS) or start_server(root, port, [])
-            if server is None:
-                raise SystemExit("server exited: " + (root / "server.err").read_text()[-2000:])
+            raise SystemExit("server exited: " + (root / "server.err").read_text()[-2000:])
         try:
             return run(args, root, url, server, flag_used)
         finally:
