@@ -29,9 +29,9 @@ class Limits:
     pause), over all its connections; `shares`."""
     credential_at_once: int = 4
     """Calls one seat credential may have running at once (a `wait` runs until it answers).
-    Few: calls running side by side in worker threads contend for the interpreter, and on a
-    loaded machine 8 of one flooding credential's slowed an unrelated client 3.9x where 2
-    left it as fast as a flood aimed elsewhere (`benchmarks/bench_fairness.py`)."""
+    Few: calls running side by side in worker threads contend for the interpreter; on a
+    loaded machine 8 of one flooding credential's once slowed an unrelated client 3.9x against
+    a flood aimed elsewhere, 2 left it 0.87x (`benchmarks/bench_fairness.py`, noisy)."""
     connection_rate: int = 200
     """Calls a second over one connection, whatever the credentials."""
     connection_at_once: int = 32
