@@ -14,13 +14,13 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 from mcp_helpers import call, call_error, error_text
 
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.shares import Shares
+from cogs_arena.server.shares import LIMIT_REACHED, PRUNE_AT, Shares
 from cogs_arena.server.store import MemoryStore
 
 pytestmark = pytest.mark.anyio
@@ -101,8 +101,26 @@ async def test_a_connection_over_its_rate_is_refused_whatever_the_call(tmp_path:
         text = error_text(result)
         assert text.startswith("[limit_reached] This connection is over its rate of 3 calls")
         assert "retry after 0.3 s" in text
+        with pytest.raises(MCPError) as refused:  # not a tool call: a JSON-RPC error
+            await client.read_resource("cogs-arena://rules/influence")
+        assert refused.value.code == LIMIT_REACHED
+        assert refused.value.message.startswith("[limit_reached] This connection")
         clock.now += 1.0
         await call(client, "ping")
+
+
+def test_idle_shares_are_dropped_and_busy_ones_kept() -> None:
+    """Memory stays bounded under many credentials: past PRUNE_AT shares, those with nothing
+    running and their rate back in full go; one with a call running stays."""
+    clock = Clock()
+    shares = Shares(Limits(), clock=clock)
+    busy = ("credential", "busy")
+    assert shares.take([busy]) is None
+    for i in range(PRUNE_AT):
+        assert shares.take([("credential", f"c{i}")], held=False) is None
+    clock.now += 10.0
+    assert shares.take([("credential", "new")]) is None
+    assert len(shares._shares) == 2 and shares.running(busy) == 1
 
 
 async def test_the_call_over_the_calls_at_once_is_refused_until_one_answers(
