@@ -14,6 +14,7 @@ from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay, strip_wall
 from cogs_arena.transcripts.events import Attempt, Batch, Event
+from cogs_arena.transcripts.replay_steps import describe
 from cogs_arena.transcripts.score import seat_tallies
 
 REPEATS = 40
@@ -66,6 +67,9 @@ def test_repeated_refusals_are_counted_not_stored_and_the_record_replays(tmp_pat
     path = service.transcripts.path(record.transcript_name)
     assert replay(path).ok
     assert seat_tallies(read_transcript(path))[0].attempts == REPEATS + 1, "every call scores"
+    names = [seat.name for seat in record.seats]
+    [(kind, line)] = describe(mine[-1], names)
+    assert kind == "note" and f"refused {REPEATS - 1} more times the same way" in line
 
 
 def test_the_same_calls_give_the_same_record_and_a_new_decision_stores_anew(
