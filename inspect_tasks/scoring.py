@@ -20,9 +20,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from ..transcripts.evaluation.score import SeatTally, seat_tallies
 from ..transcripts.events import Header
 from ..transcripts.io import read_transcript
-from ..transcripts.score import SeatTally, seat_tallies
 
 SEATS_KEY = "cogs_arena_seats"
 """Sample metadata: one entry per seated model (role, seat, game id, transcript, run)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engines import GameError
 from ..transcripts.events import Attempt
-from .records import GameRecord, HeldRefusal, SeatRecord
+from .store.records import GameRecord, HeldRefusal, SeatRecord
 
 
 def counted_again(seat: SeatRecord, decision: int, error: GameError) -> bool:

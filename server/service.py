@@ -16,6 +16,7 @@ from typing import Any
 
 from ..transcripts.events import Footer, Header
 from ..transcripts.io import TranscriptDir, read_transcript
+from .adapter.waiters import Change
 from .deadlines import Deadlines
 from .errors import BadArgument, BadCredential, UnknownGameId
 from .forks import Parent
@@ -53,8 +54,7 @@ from .presenter import Presenter
 from .referee import Referee
 from .seats import authenticate, check_can_act, hash_secret
 from .sessions import Session, Sessions
-from .store import Store
-from .waiters import Change
+from .store.memory import Store
 
 log = logging.getLogger("cogs_arena.service")
 

@@ -27,12 +27,12 @@ from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
 from ..transcripts.events import Attempt, Event, Header, Talk, ViewShown
 from ..transcripts.io import TranscriptDir
+from .adapter.waiters import Change
 from .errors import ServiceError, UnknownGameId
 from .limits import Limits
-from .records import GameRecord
 from .repeats import summaries
-from .store import Commit, Store, StoredRequest
-from .waiters import Change
+from .store.memory import Commit, Store, StoredRequest
+from .store.records import GameRecord
 
 log = logging.getLogger("cogs_arena.sessions")
 

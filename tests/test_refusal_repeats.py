@@ -11,11 +11,11 @@ import pytest
 
 from cogs_arena.server.errors import AlreadySubmitted
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay, strip_wall
+from cogs_arena.transcripts.evaluation.score import seat_tallies
 from cogs_arena.transcripts.events import Attempt, Batch, Event
-from cogs_arena.transcripts.replay_steps import describe
-from cogs_arena.transcripts.score import seat_tallies
+from cogs_arena.transcripts.viewer.replay_steps import describe
 
 REPEATS = 40
 

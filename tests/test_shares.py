@@ -17,11 +17,11 @@ import pytest
 from mcp import Client, MCPError
 from mcp_helpers import call, call_error, error_text
 
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.limits import Limits
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.shares import LIMIT_REACHED, PRUNE_AT, Shares
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio
 

@@ -12,11 +12,11 @@ import pytest
 from mcp import Client
 from mcp_helpers import call
 
-from cogs_arena.server.mcp_app import build_server
-from cogs_arena.server.mcp_support import GameChanges
+from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.adapter.support import GameChanges
+from cogs_arena.server.adapter.waiters import WaiterHub
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.waiters import WaiterHub
+from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio
 

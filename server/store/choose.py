@@ -8,8 +8,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from .config import STORE_ENV, TRANSCRIPTS_ENV, default_store_path, default_transcripts_dir
-from .store import MemoryStore, Store
+from .memory import MemoryStore, Store
+from .places import STORE_ENV, TRANSCRIPTS_ENV, default_store_path, default_transcripts_dir
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -43,10 +43,10 @@ def open_store(spec: str, *, memory: bool = False) -> Store:
     if memory:
         return MemoryStore()
     if is_url(spec):
-        from .store_postgres import PostgresStore  # psycopg loads only for a shared store
+        from .postgres import PostgresStore  # psycopg loads only for a shared store
 
         return PostgresStore(spec)
-    from .store_sqlite import SqliteStore
+    from .sqlite import SqliteStore
 
     return SqliteStore(Path(spec).expanduser())
 
@@ -56,7 +56,7 @@ def describe(spec: str, *, memory: bool = False) -> str:
     if memory:
         return "in memory (lost on exit)"
     if is_url(spec):
-        from .store_postgres import redacted
+        from .postgres import redacted
 
         return f"PostgreSQL {redacted(spec)} (shared: other instances may use it too)"
     return str(Path(spec).expanduser().absolute())

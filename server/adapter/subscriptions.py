@@ -16,8 +16,8 @@ import anyio.to_thread
 from mcp.server.context import ServerRequestContext
 from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 
-from ..engines import GameError
-from .models import View
+from ...engines import GameError
+from ..models import View
 
 SPECTATE_PREFIX = "cogs-arena://spectate/"
 MAX_SUBSCRIBERS_PER_GAME = 64

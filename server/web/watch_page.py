@@ -6,7 +6,7 @@ passes on), and stops once the game is over. Record texts reach the page through
 
 from __future__ import annotations
 
-from ..transcripts.replay_page import BASE_CSS
+from ...transcripts.viewer.replay_page import BASE_CSS
 
 WATCH_PAGE = r"""<!DOCTYPE html>
 <html lang="en">

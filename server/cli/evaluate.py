@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..transcripts.results import BY_CHOICES, Results, parse_by, read_results
-from ..transcripts.score import printable
+from ...transcripts.evaluation.results import BY_CHOICES, Results, parse_by, read_results
+from ...transcripts.evaluation.score import printable
 
 
 def add_parsers(sub: Any) -> None:
@@ -76,7 +76,7 @@ def _num(value: float | None, digits: int = 2, percent: bool = False) -> str:
 
 
 def cmd_rate(args: argparse.Namespace) -> int:
-    from ..transcripts.rating import rate
+    from ...transcripts.evaluation.rating import rate
 
     by = _checked_by("rate", args, least=0)
     if by is None:
@@ -96,7 +96,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     else:
         _print_ratings(table, results.files)
     if args.chart is not None:
-        from ..transcripts.chart import write_png
+        from ...transcripts.evaluation.chart import write_png
 
         try:
             write_png(table, args.chart)
@@ -151,7 +151,7 @@ def _print_ratings(table: Any, files: int) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from ..transcripts.compare import UnpairedData, compare
+    from ...transcripts.evaluation.compare import UnpairedData, compare
 
     by = _checked_by("compare", args, least=1)
     if by is None:
@@ -186,7 +186,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ..transcripts.export import ExportError, export
+    from ...transcripts.evaluation.export import ExportError, export
 
     results = _read("export", args.files)
     try:

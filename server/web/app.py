@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .http_guard import HEALTH_PATH, App, Guard, HttpOptions, check_bind
+from .guard import HEALTH_PATH, App, Guard, HttpOptions, check_bind
 
 log = logging.getLogger("cogs_arena.http")
 

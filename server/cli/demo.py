@@ -10,8 +10,8 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from ..engines import LegalMoves, MoveInfo, get_engine
-from ..engines.runner import bot_stream
+from ...engines import LegalMoves, MoveInfo, get_engine
+from ...engines.runner import bot_stream
 
 
 def serve_command(store: Path | None, transcripts: Path | None, memory: bool) -> list[str]:

@@ -27,10 +27,9 @@ import psycopg
 import psycopg_pool
 from psycopg_pool import ConnectionPool
 
-from ..transcripts.events import Event, event_json, parse_event
-from .errors import StoreUnavailable
-from .records import GameRecord
-from .store import (
+from ...transcripts.events import Event, event_json, parse_event
+from ..errors import StoreUnavailable
+from .memory import (
     Commit,
     GameBusy,
     Loaded,
@@ -43,6 +42,7 @@ from .store import (
     next_version,
     visible_sql,
 )
+from .records import GameRecord
 
 log = logging.getLogger("cogs_arena.store")
 

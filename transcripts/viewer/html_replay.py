@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .events import Event
-from .io import read_transcript
+from ..events import Event
+from ..io import read_transcript
 from .replay_page import PAGE, fill
 from .replay_steps import ReplayBook, build_book
 

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import __version__
-from .stores import describe, is_url, open_store, store_spec, transcripts_dir
+from ... import __version__
+from ..store.choose import describe, is_url, open_store, store_spec, transcripts_dir
 
 
 def _add_store_flags(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def _add_store_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_http_flags(parser: argparse.ArgumentParser) -> None:
-    from .http_guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS
+    from ..web.guard import AUTH_TOKEN_ENV, DEFAULT_HOST, DEFAULT_PORT, MIN_TOKEN_CHARS
 
     parser.add_argument(
         "--transport",
@@ -76,7 +76,7 @@ LIMIT_FLAGS = (
 
 
 def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
-    from .limits import Limits
+    from ..limits import Limits
 
     defaults = Limits()
     for flag, name, text in LIMIT_FLAGS:
@@ -137,16 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("files", nargs="+", type=Path)
     score.add_argument("--json", action="store_true", help="print JSON")
 
-    from .simulate import add_parser as add_simulate
+    from ..series.simulate import add_parser as add_simulate
 
     add_simulate(sub)
-    from .evaluate_cli import add_parsers as add_evaluate  # rate, compare, export
+    from .evaluate import add_parsers as add_evaluate  # rate, compare, export
 
     add_evaluate(sub)
-    from .view_cli import add_parser as add_view
+    from .view import add_parser as add_view
 
     add_view(sub)
-    from .fork_cli import add_parser as add_fork
+    from .fork import add_parser as add_fork
 
     add_fork(sub, _add_store_flags)
     return parser
@@ -159,16 +159,16 @@ def _paths(args: argparse.Namespace) -> tuple[str, Path]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .errors import BadArgument
-    from .http import serve_http
-    from .http_guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
-    from .labels import server_labels
-    from .limits import Limits
-    from .mcp_app import build_server
-    from .service import GameService
-    from .shares import Shares
-    from .store import Store
-    from .watch import Watch
+    from ..adapter.app import build_server
+    from ..errors import BadArgument
+    from ..labels import server_labels
+    from ..limits import Limits
+    from ..service import GameService
+    from ..shares import Shares
+    from ..store.memory import Store
+    from ..web.app import serve_http
+    from ..web.guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind
+    from ..web.watch import Watch
 
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
     options = HttpOptions(
@@ -273,9 +273,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from ..transcripts import replay
-    from ..transcripts.events import ViewShown
-    from ..transcripts.score import printable
+    from ...transcripts import replay
+    from ...transcripts.evaluation.score import printable
+    from ...transcripts.events import ViewShown
 
     def show_view(event: ViewShown, board: str) -> None:
         print(f"--- #{event.seq} seat {event.seat}, decision {event.decision}")
@@ -299,7 +299,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from ..transcripts.score import printable, score_files, table_lines
+    from ...transcripts.evaluation.score import printable, score_files, table_lines
 
     result = score_files(args.files)
     for problem in result.problems:
@@ -316,7 +316,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import run
+    from ..series.simulate import run
 
     return run(args)
 
@@ -330,13 +330,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "score": cmd_score,
         "simulate": cmd_simulate,
     }
-    from .evaluate_cli import HANDLERS as evaluate_handlers
+    from .evaluate import HANDLERS as evaluate_handlers
 
     handlers.update(evaluate_handlers)
-    from .fork_cli import cmd_fork
+    from .fork import cmd_fork
 
     handlers["fork"] = functools.partial(cmd_fork, store_and_transcripts=_paths)
-    from .view_cli import run as cmd_view
+    from .view import run as cmd_view
 
     handlers["view"] = cmd_view
     return handlers[args.command](args)

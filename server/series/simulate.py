@@ -16,12 +16,12 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from ..engines import InvalidRuleset, get_engine
-from ..engines.registry import available
-from ..engines.runner import seat_bots
-from .seats import default_bot
-from .sim_numbers import report, summary
-from .sim_play import Planned, play
+from ...engines import InvalidRuleset, get_engine
+from ...engines.registry import available
+from ...engines.runner import seat_bots
+from ..seats import default_bot
+from .numbers import report, summary
+from .play import Planned, play
 
 MAX_GAMES = 100_000
 
@@ -150,7 +150,7 @@ class Progress:
 
 def run(args: argparse.Namespace) -> int:
     if args.compare:
-        from .sim_compare import run_compare
+        from .compare import run_compare
 
         return run_compare(args)
     try:

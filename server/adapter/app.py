@@ -21,10 +21,10 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from .. import __version__
-from ..engines import GameError, get_engine
-from ..engines.registry import _ENGINES
-from .inputs import (
+from ... import __version__
+from ...engines import GameError, get_engine
+from ...engines.registry import _ENGINES
+from ..inputs import (
     MAX_LABEL_CHARS,
     JoinGameInput,
     LegalMovesInput,
@@ -40,19 +40,19 @@ from .inputs import (
     clean_label,
     validated,
 )
-from .legacy_subscriptions import SPECTATE_PREFIX, LegacySubscribers
-from .mcp_rules import register_game_rules
-from .mcp_support import (
+from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
+from ..pictures import PNG_MIME, png, png_base64
+from ..service import GameService
+from ..shares import Shares
+from .rules import register_game_rules
+from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
+from .support import (
     ArenaServer,
     Ctx,
     GameChanges,
     SpectatorFeeds,
     input_tool,
 )
-from .models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
-from .pictures import PNG_MIME, png, png_base64
-from .service import GameService
-from .shares import Shares
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0

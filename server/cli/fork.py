@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engines import GameError
+from ...engines import GameError
 
 
 def add_parser(sub: Any, add_store_flags: Any) -> None:
@@ -32,9 +32,9 @@ def add_parser(sub: Any, add_store_flags: Any) -> None:
 
 
 def cmd_fork(args: argparse.Namespace, store_and_transcripts: Any) -> int:
-    from .labels import parse_pairs
-    from .service import GameService
-    from .stores import open_store
+    from ..labels import parse_pairs
+    from ..service import GameService
+    from ..store.choose import open_store
 
     store_spec, transcripts = store_and_transcripts(args)
     store = open_store(store_spec, memory=args.memory)

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engines import Engine, get_engine
-from .events import (
+from ...engines import Engine, get_engine
+from ..evaluation.score import player_name
+from ..events import (
     Absent,
     Attempt,
     Batch,
@@ -32,9 +33,8 @@ from .events import (
     StateTalk,
     Talk,
 )
-from .redact import visible
-from .replay import Transition, apply_transition
-from .score import player_name
+from ..redact import visible
+from ..replay import Transition, apply_transition
 
 Line = tuple[str, str]
 """(kind, text). Kinds: move, news, talk, attempt, rejected, why, fallback, note, result."""

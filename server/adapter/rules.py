@@ -14,10 +14,10 @@ import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-from ..engines import GameError, get_engine
-from ..engines.protocol import Ruleset
-from ..prompts import seat_prompt
-from .service import GameService
+from ...engines import GameError, get_engine
+from ...engines.protocol import Ruleset
+from ...prompts import seat_prompt
+from ..service import GameService
 
 
 def register_game_rules(mcp: MCPServer[Any], service: GameService, names: list[str]) -> None:

@@ -12,15 +12,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .. import __version__
-from ..engines import Outcome, get_engine
-from ..engines.runner import play_bots
-from ..transcripts.events import Event, Header, SeatEntry
-from ..transcripts.io import TranscriptDir
-from .records import GameRecord, SeatRecord
-from .referee import Referee
-from .sessions import Session
-from .sim_numbers import game_numbers
+from ... import __version__
+from ...engines import Outcome, get_engine
+from ...engines.runner import play_bots
+from ...transcripts.events import Event, Header, SeatEntry
+from ...transcripts.io import TranscriptDir
+from ..referee import Referee
+from ..sessions import Session
+from ..store.records import GameRecord, SeatRecord
+from .numbers import game_numbers
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .events import Attempt, Batch, Event, Fallback, Footer, Header, Join, Move, Player
-from .io import TranscriptError, read_transcript
+from ..events import Attempt, Batch, Event, Fallback, Footer, Header, Join, Move, Player
+from ..io import TranscriptError, read_transcript
 
 
 def label_of(player: Player, key: str) -> str | None:

@@ -14,9 +14,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..transcripts.events import Event, event_json, parse_event
-from .records import GameRecord
-from .store import (
+from ...transcripts.events import Event, event_json, parse_event
+from .memory import (
     Commit,
     Loaded,
     SchemaTooNew,
@@ -28,6 +27,7 @@ from .store import (
     next_version,
     visible_sql,
 )
+from .records import GameRecord
 
 log = logging.getLogger("cogs_arena.store")
 

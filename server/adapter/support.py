@@ -30,8 +30,8 @@ from mcp_types import (
 )
 from pydantic import BaseModel, ValidationError, create_model
 
-from ..engines import GameError
-from .inputs import (
+from ...engines import GameError
+from ..inputs import (
     MAX_ID_CHARS,
     ToolInput,
     bad_argument,
@@ -39,8 +39,8 @@ from .inputs import (
     shown,
     text_problem,
 )
-from .legacy_subscriptions import SPECTATE_PREFIX, LegacySubscribers
-from .models import View
+from ..models import View
+from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .waiters import Change
 
 MAX_FEEDS_PER_LISTEN = 16

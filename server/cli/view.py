@@ -27,10 +27,10 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..transcripts.html_replay import write_replay
-    from ..transcripts.io import TranscriptError
-    from ..transcripts.replay_steps import ReplayBookError
-    from ..transcripts.score import printable
+    from ...transcripts.evaluation.score import printable
+    from ...transcripts.io import TranscriptError
+    from ...transcripts.viewer.html_replay import write_replay
+    from ...transcripts.viewer.replay_steps import ReplayBookError
 
     output: Path = args.output or args.transcript.with_suffix(".html")
     try:

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, LiteralString
 
-from ..transcripts.events import Event, event_json, parse_event
-from ..transcripts.redact import may_see
+from ...transcripts.events import Event, event_json, parse_event
+from ...transcripts.redact import may_see
 from .records import GameRecord
 
 Viewer = int | None | Literal["all"]

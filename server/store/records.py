@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..transcripts.events import Player
+from ...transcripts.events import Player
 
 SeatKind = Literal["bot", "llm", "open"]
 Status = Literal["waiting", "active", "over"]

@@ -26,13 +26,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..engines import GameError, get_engine
-from ..transcripts.html_replay import script_json
-from ..transcripts.replay_page import fill
-from ..transcripts.replay_steps import result_lines
-from .mcp_support import GameChanges
-from .service import GameService
-from .waiters import WaiterHub
+from ...engines import GameError, get_engine
+from ...transcripts.viewer.html_replay import script_json
+from ...transcripts.viewer.replay_page import fill
+from ...transcripts.viewer.replay_steps import result_lines
+from ..adapter.support import GameChanges
+from ..adapter.waiters import WaiterHub
+from ..service import GameService
 from .watch_page import WATCH_PAGE
 
 log = logging.getLogger("cogs_arena.watch")

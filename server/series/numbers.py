@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
-from ..engines import Outcome
-from ..engines.blending import simulate as blending
+from ...engines import Outcome
+from ...engines.blending import simulate as blending
 
 Record = Mapping[str, Any]
 

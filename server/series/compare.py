@@ -78,7 +78,7 @@ def _num(value: Any) -> str:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from .sim_numbers import summary
+    from .numbers import summary
     from .simulate import Progress, Refused, plan_series, played
 
     try:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .events import Footer, Header, Player
-from .io import read_transcript
+from ..events import Footer, Header, Player
+from ..io import read_transcript
 from .score import UNREADABLE, ScoreProblem, label_of, player_name, seat_tallies
 
 BY_CHOICES = "model, prompt or label:<key>"
