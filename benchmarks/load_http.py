@@ -37,7 +37,14 @@ from typing import Any
 
 TICKS = os.sysconf("SC_CLK_TCK")
 MEASURED = ("ping", "show", "legal_moves", "play")
-BOUND_FLAGS = {"--max-live-games": "100000", "--games-per-minute": "100000"}
+BOUND_FLAGS = {
+    "--max-live-games": "100000",
+    "--games-per-minute": "100000",
+    "--credential-rate": "100000",
+    "--credential-at-once": "100000",
+    "--connection-rate": "100000",
+    "--connection-at-once": "100000",
+}
 """`serve` flags lifting the server's bounds, used when this version of `serve` has them."""
 
 

@@ -24,6 +24,18 @@ class Limits:
     """Sessions kept in memory; the least recently used idle ones are reloaded on demand."""
     idle_seconds: float = 600.0
     """A session untouched this long is dropped from memory (the store keeps it)."""
+    credential_rate: int = 50
+    """Calls a second one seat credential may make over HTTP (twice that in a row after a
+    pause), over all its connections; `shares`."""
+    credential_at_once: int = 4
+    """Calls one seat credential may have running at once (a `wait` runs until it answers).
+    Few: calls running side by side in worker threads contend for the interpreter; on a
+    loaded machine 8 of one flooding credential's once slowed an unrelated client 3.9x against
+    a flood aimed elsewhere, 2 left it 0.87x (`benchmarks/bench_fairness.py`, noisy)."""
+    connection_rate: int = 200
+    """Calls a second over one connection, whatever the credentials."""
+    connection_at_once: int = 32
+    """Calls running at once over one connection."""
     chat_in_view: int = 10
     wait_events: int = 50
     """Events a `wait` result carries at most (the cursor lets the seat page with `log`)."""

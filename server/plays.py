@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engines import GameError, GameOver, IllegalMove, MalformedMove, NotYourTurn
 from ..transcripts.events import Attempt, Event, StateTalk, Talk
+from . import repeats
 from .deadlines import Deadlines
 from .errors import AlreadySubmitted, BadArgument, LimitReached, StaleDecision
 from .inputs import PlayInput, TalkInput
@@ -197,12 +198,17 @@ class Desk:
         started: float,
     ) -> PlayResult:
         """Records an attempt that was refused before any move was read, then raises. With a
-        fingerprint, the refusal is the request id's answer for good."""
+        fingerprint, the refusal is the request id's answer for good; without, the same
+        refusal for the same decision again is only counted (`repeats`)."""
+        decision, seat_rec = session.record.decision, session.record.seats[seat]
+        if fingerprint is None and repeats.counted_again(seat_rec, decision, error):
+            self.sessions.commit(session, [], force=True)  # the counters; no event per call
+            raise error
         rejection = Rejection(index=0, move="", reason=str(error), code=error.code)
-        event = _attempt(args, seat, session.record.decision, [], rejection, started, counted=False)
+        event = _attempt(args, seat, decision, [], rejection, started, counted=False)
         answer = {"error": [error.code, str(error)]}
         requests = [] if fingerprint is None else _requests(args, seat, fingerprint, answer)
-        self.sessions.commit(session, [event], requests)
+        self.sessions.commit(session, [*repeats.hold(seat_rec, decision, error), event], requests)
         raise error
 
     def _submit(

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..transcripts.events import Footer, Header
 from ..transcripts.io import TranscriptDir, read_transcript
+from .changes import Change
 from .deadlines import Deadlines
 from .errors import BadArgument, BadCredential, UnknownGameId
 from .forks import Parent
@@ -103,8 +104,8 @@ class GameService:
         self.desk = Desk(self.sessions, self.referee, self.presenter, self.deadlines, self.limits)
         self.resume_report = self.resume()
 
-    def add_listener(self, listener: Callable[[str], None]) -> None:
-        """`listener(game_id)` runs after every commit to a game (on the writing thread)."""
+    def add_listener(self, listener: Callable[[Change], None]) -> None:
+        """`listener(change)` runs after every commit to a game (on the writing thread)."""
         self.sessions.listeners.append(listener)
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -214,6 +215,11 @@ class GameService:
     def poll(self, game_id: str, credential: str, after: int = 0) -> WaitResult:
         """What `wait` reports, without waiting: ready when the seat must act, the game is over,
         or events the seat may see arrived after `after`."""
+        return self.poll_seat(game_id, credential, after)[1]
+
+    def poll_seat(self, game_id: str, credential: str, after: int = 0) -> tuple[int, WaitResult]:
+        """`poll`, and the seat the credential holds: a `wait` sleeps through changes that
+        have no news for that seat."""
         args = validated(WaitInput, game_id=game_id, credential=credential, after=after)
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
@@ -236,7 +242,7 @@ class GameService:
                 if items
                 else None
             )
-            return WaitResult(
+            return seat, WaitResult(
                 game_id=record.game_id,
                 ready=reason is not None,
                 reason=reason or "timeout",

@@ -26,10 +26,12 @@ from typing import Any
 from ..engines import Engine, get_engine
 from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
-from ..transcripts.events import Event, Talk
+from ..transcripts.events import Attempt, Event, Header, Talk, ViewShown
 from ..transcripts.io import TranscriptDir
+from .changes import Change
 from .errors import OutcomeUnknown, ServiceError, StoreUnavailable, UnknownGameId
 from .limits import Limits
+from .repeats import summaries
 from .store.memory import Commit, Store, StoredRequest
 from .store.records import GameRecord
 
@@ -97,15 +99,16 @@ class Sessions:
         self.transcripts = transcripts
         self.limits = limits
         self.clock = clock
-        self.listeners: list[Callable[[str], None]] = []
+        self.listeners: list[Callable[[Change], None]] = []
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         store.watch(self._changed_elsewhere)
 
     def _changed_elsewhere(self, game_id: str) -> None:
-        """Another server instance committed to this game: its waiters hear of it here too."""
+        """Another server instance committed to this game: its waiters hear of it here too
+        (all of them: what it wrote is not known here without reading it)."""
         for listener in self.listeners:
-            listener(game_id)
+            listener(Change(game_id))
 
     def __len__(self) -> int:
         return len(self._live)
@@ -201,6 +204,8 @@ class Sessions:
         if not events and not requests and not force:
             return
         record = session.record
+        if events:  # refusals counted since their first record are stored first
+            events = [*summaries(record), *events]
         for event in events:
             record.event_count += 1
             event.seq = record.event_count
@@ -232,8 +237,9 @@ class Sessions:
             session.transcript_behind = True
         else:
             self._write_transcript(session, events)
+        change = change_of(session, events)
         for listener in self.listeners:
-            listener(record.game_id)
+            listener(change)
 
     def _write_transcript(self, session: Session, events: Sequence[Event]) -> None:
         name = session.record.transcript_name
@@ -285,6 +291,30 @@ class Sessions:
             return True
         finally:
             session.lock.release()
+
+
+CALL_RECORDS = (Attempt, ViewShown, Header)
+"""Events that record a call, never a line of anyone's log: no news for a `wait`."""
+
+
+def change_of(session: Session, events: Sequence[Event]) -> Change:
+    """Whose `wait` a commit may answer: a wait is ready when its seat must act, the game is
+    over, or a log line its seat may see arrived, so the seats in the new lines' audiences and
+    the seats now to act are the only ones with news."""
+    record = session.record
+    seats: set[int] = set()
+    for event in events:
+        if isinstance(event, CALL_RECORDS):
+            continue
+        if event.audience is None:
+            return Change(record.game_id)
+        seats.update(event.audience)
+    if record.status == "over":
+        return Change(record.game_id)
+    if record.status == "active":
+        to_act = session.engine.to_act(session.state)
+        seats.update(seat for seat in to_act if seat not in record.pending)
+    return Change(record.game_id, frozenset(seats))
 
 
 def _snapshot(session: Session) -> tuple[bytes, Any, int, int]:

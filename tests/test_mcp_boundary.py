@@ -269,13 +269,13 @@ async def test_a_quiet_wait_looks_at_the_game_twice_and_a_change_wakes_it(
     memory_service: GameService,
 ) -> None:
     polls: list[int] = []
-    real_poll = memory_service.poll
+    real_poll = memory_service.poll_seat
 
     def counting_poll(game_id: str, credential: str, after: int = 0) -> Any:
         polls.append(after)
         return real_poll(game_id, credential, after)
 
-    memory_service.poll = counting_poll  # type: ignore[method-assign]
+    memory_service.poll_seat = counting_poll  # type: ignore[method-assign]
     server = build_server(memory_service)
     async with Client(server) as white, Client(server) as black:
         game = await call(white, "new_game", game="influence", seed=2, seat=0, bots=["open"])

@@ -22,6 +22,7 @@ from pg_helpers import PgCluster
 from pg_proxy import CommitCutter
 
 from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.changes import Change
 from cogs_arena.server.errors import OutcomeUnknown
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.sessions import NotSaved
@@ -89,11 +90,11 @@ def test_an_acknowledgement_lost_after_commit_is_the_success_the_store_holds(
     other = PostgresStore(pg_url, pool_size=1)
     busy: list[bool] = []
 
-    def try_other(game_id: str) -> None:
+    def try_other(change: Change) -> None:
         # Runs after the commit, inside the call: the game must be held again by then.
         if relay.cut.is_set() and not busy:
             try:
-                with other.hold(game_id, wait=False):
+                with other.hold(change.game_id, wait=False):
                     busy.append(False)
             except GameBusy:
                 busy.append(True)

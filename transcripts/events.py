@@ -115,6 +115,9 @@ class Attempt(_Event):
     request_id: str | None = None
     counted: bool = True
     """False for refusals that are not rejections of a move (already submitted, stale)."""
+    repeats: int = 0
+    """On a record of no call of its own (`args` empty): that many further calls were answered
+    with the same refusal for the same decision, counted here instead of stored one by one."""
 
 
 class Move(_Event):

@@ -43,6 +43,7 @@ from ..inputs import (
 from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from ..pictures import PNG_MIME, png, png_base64
 from ..service import GameService
+from ..shares import Shares
 from .rules import register_game_rules
 from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .support import (
@@ -188,14 +189,19 @@ def _log_text(result: LogResult) -> str:
 # ---- the server -------------------------------------------------------------------------------
 
 
-def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPServer[Any]:
-    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool)."""
+def build_server(
+    service: GameService, *, tools_on_loop: bool = False, shares: Shares | None = None
+) -> MCPServer[Any]:
+    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool);
+    `shares` bounds each credential's and connection's calls (for HTTP's many clients)."""
     hub = WaiterHub()
     changes = GameChanges()
     bus = InMemorySubscriptionBus()
     feeds = SpectatorFeeds(service.spectate_with_code, bus)
     legacy = LegacySubscribers(service.spectate_with_code)
-    hub.on_change.extend([changes.fire, feeds.publish, legacy.publish])
+    hub.on_change.extend(
+        [changes.fire, lambda c: feeds.publish(c.game_id), lambda c: legacy.publish(c.game_id)]
+    )
     service.add_listener(hub.notify)
 
     def ping(args: PingInput, ctx: Ctx) -> str:
@@ -291,16 +297,20 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
         cursor; otherwise return after `timeout` seconds with reason 'timeout'."""
         hub.bind()
 
-        def poll() -> Awaitable[WaitResult]:
-            return anyio.to_thread.run_sync(service.poll, args.game_id, args.credential, args.after)
+        def poll() -> Awaitable[tuple[int, WaitResult]]:
+            return anyio.to_thread.run_sync(
+                service.poll_seat, args.game_id, args.credential, args.after
+            )
 
         started = time.monotonic()
         deadline = started + args.timeout
         next_progress = started + PROGRESS_EVERY
-        # The game is looked at first, after a change notice (moves, talk, and the deadlines
-        # the service's ticker commits all send one), and once more at the end.
+        # The game is looked at first, after a change notice with news for this seat (its
+        # turn, the end, a line it may see; the deadlines the service's ticker commits send
+        # one too), and once more at the end. Changes hidden from the seat do not wake it.
         with changes.watch(args.game_id) as changed:
-            result = await poll()
+            seat, result = await poll()
+            changes.aim(changed, args.game_id, seat)
             while not result.ready:
                 now = time.monotonic()
                 if now >= deadline:
@@ -312,7 +322,7 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
                     await changed.wait()
                 if changed.is_set() or time.monotonic() >= deadline:
                     changed.clear()
-                    result = await poll()
+                    seat, result = await poll()
         return _result(result, _wait_text(result))
 
     def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
@@ -349,7 +359,10 @@ def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPSer
         lifespan=lifespan,
         tools=tools,
         subscriptions=bus,
-        middleware=[feeds.middleware],
+        middleware=[
+            *([] if shares is None else [shares.middleware]),
+            feeds.middleware,
+        ],
     )
     mcp.serve_legacy_subscriptions(legacy)
 

@@ -31,6 +31,7 @@ from mcp_types import (
 from pydantic import BaseModel, ValidationError, create_model
 
 from ...engines import GameError
+from ..changes import Change
 from ..inputs import (
     MAX_ID_CHARS,
     ToolInput,
@@ -223,26 +224,35 @@ class ArenaServer(MCPServer[Any]):
 
 class GameChanges:
     """Per-game flags the hub sets on the event loop when a game changes. A waiter holds its
-    flag from before its first look at the game, so no change slips between look and sleep."""
+    flag from before its first look at the game, so no change slips between look and sleep;
+    a waiter for a seat is woken only by changes that may have news for that seat."""
 
     def __init__(self) -> None:
-        self._flags: dict[str, set[asyncio.Event]] = {}
+        self._flags: dict[str, dict[asyncio.Event, int | None]] = {}
 
-    def fire(self, game_id: str) -> None:
-        for flag in self._flags.get(game_id, ()):
-            flag.set()
+    def fire(self, change: Change) -> None:
+        for flag, seat in self._flags.get(change.game_id, {}).items():
+            if change.reaches(seat):
+                flag.set()
 
     @contextlib.contextmanager
-    def watch(self, game_id: str) -> Iterator[asyncio.Event]:
+    def watch(self, game_id: str, seat: int | None = None) -> Iterator[asyncio.Event]:
+        """A flag set by every change to the game (`seat` None), or by those for `seat`."""
         flag = asyncio.Event()
-        self._flags.setdefault(game_id, set()).add(flag)
+        self._flags.setdefault(game_id, {})[flag] = seat
         try:
             yield flag
         finally:
-            flags = self._flags.get(game_id, set())
-            flags.discard(flag)
+            flags = self._flags.get(game_id, {})
+            flags.pop(flag, None)
             if not flags:
                 self._flags.pop(game_id, None)
+
+    def aim(self, flag: asyncio.Event, game_id: str, seat: int) -> None:
+        """Narrows a held flag to `seat`'s changes, once the first look told whose it is."""
+        flags = self._flags.get(game_id)
+        if flags is not None and flag in flags:
+            flags[flag] = seat
 
 
 class SpectatorFeeds:

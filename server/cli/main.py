@@ -88,6 +88,10 @@ LIMIT_FLAGS = (
     ("--games-per-minute", "games_per_minute", "new games per rolling minute, all clients"),
     ("--talk-per-decision", "talk_per_decision", "talk lines per seat per decision (host talk)"),
     ("--sessions-in-memory", "max_sessions_in_memory", "games kept in memory; others reload"),
+    ("--credential-rate", "credential_rate", "HTTP calls a second per seat credential"),
+    ("--credential-at-once", "credential_at_once", "HTTP calls running at once per credential"),
+    ("--connection-rate", "connection_rate", "HTTP calls a second per connection"),
+    ("--connection-at-once", "connection_at_once", "HTTP calls running at once per connection"),
 )
 
 
@@ -196,6 +200,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..labels import server_labels
     from ..limits import Limits
     from ..service import GameService
+    from ..shares import Shares
     from ..store.memory import Store
     from ..web.app import serve_http
     from ..web.guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, token_warning
@@ -267,8 +272,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"{len(report.transcripts_repaired)} transcript(s) repaired"
         + (f"; {len(report.problems)} skipped" if report.problems else "")
     )
-    # One stdio client: its calls run on the event loop, without a thread hop each way.
-    server = build_server(service, tools_on_loop=args.transport != "http")
+    # One stdio client: its calls run on the event loop, without a thread hop each way, and
+    # there are no others to share the server with.
+    http = args.transport == "http"
+    shares = Shares(limits) if http else None
+    server = build_server(service, tools_on_loop=not http, shares=shares)
     # Deadlines and join timeouts need a clock that runs while nobody calls.
     stop_ticker = service.start_ticker()
     try:

@@ -25,6 +25,19 @@ class SeatCounters(BaseModel):
     missed_deadlines: int = 0
 
 
+class HeldRefusal(BaseModel):
+    """The last refusal stored for a seat, and how often the same one was answered since."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: int
+    code: str
+    reason: str
+    repeats: int = 0
+    """Calls answered with this refusal since it was last stored: counted, not stored one by
+    one, until the next commit that writes events stores the count (`repeats.summaries`)."""
+
+
 class SeatRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -52,6 +65,7 @@ class SeatRecord(BaseModel):
     """The seq of this seat's last recorded view: where "since your last look" starts."""
     unseen_fallbacks: list[str] = Field(default_factory=list)
     """Fallbacks the host applied for this seat that no view has told it of yet."""
+    refusal: HeldRefusal | None = None
 
     def player(self) -> Player:
         """Who plays the seat, as the transcript header records it."""

@@ -178,7 +178,7 @@ def seat_tallies(events: Sequence[Event]) -> list[SeatTally]:
         if isinstance(event, Join):
             seats[event.seat].player = event.player
         elif isinstance(event, Attempt):
-            seats[event.seat].attempts += 1
+            seats[event.seat].attempts += event.repeats or 1  # a count of repeats
             seats[event.seat].illegal += 0 if event.ok or not event.counted else 1
         elif isinstance(event, Fallback):
             seats[event.seat].host_moves += 1

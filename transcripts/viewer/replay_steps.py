@@ -201,6 +201,10 @@ def describe(event: Event, names: list[str]) -> list[Line]:
 
 def _attempt(event: Attempt, names: list[str]) -> list[Line]:
     args = event.args
+    who = _name(names, event.seat)
+    if event.repeats:
+        times = f"{event.repeats} more time{'s' if event.repeats != 1 else ''}"
+        return [("note", f"{who} was refused {times} the same way: [{event.code}] {event.reason}")]
     if "move" in args:
         tried = str(args["move"])
     elif "number" in args:
@@ -211,7 +215,6 @@ def _attempt(event: Attempt, names: list[str]) -> list[Line]:
         tried = json.dumps(args["structured"], ensure_ascii=False)
     else:
         tried = "(nothing)"
-    who = _name(names, event.seat)
     if event.ok:
         lines: list[Line] = [("attempt", f"{who} played {tried}")]
     elif event.counted:
