@@ -22,6 +22,7 @@ from cogs_arena.engines.influence.opening import mirror, seeded_map
 from cogs_arena.engines.testing import check_engine
 from cogs_arena.server.series.numbers import summary
 from cogs_arena.server.series.play import Planned, play
+from cogs_arena.server.service import GameService
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.io import read_transcript
 
@@ -106,6 +107,14 @@ def test_the_default_opening_is_unchanged() -> None:
         state = E.new_game(default, seed)
         assert state.board is default_board(11) and "seed" not in E.state_to_json(state)
     assert E.digest(E.new_game(default, 0)) == E.digest(E.new_game(default, 1))
+
+
+def test_the_game_list_shows_the_opening_option(memory_service: GameService) -> None:
+    """list_games' ruleset defaults name every field, the opening too, though the ruleset's own
+    JSON leaves it out at its default."""
+    (info,) = (g for g in memory_service.list_games().games if g.name == "influence")
+    assert info.ruleset_defaults["opening"] == "default"
+    assert "greedy-seeded" in info.bots and info.default_bot == "greedy"
 
 
 def test_a_seeded_state_round_trips_and_needs_its_seed() -> None:

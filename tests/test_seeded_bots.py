@@ -92,3 +92,16 @@ def test_seeded_bots_are_accepted_by_simulate_and_the_inspect_tasks() -> None:
         detail="full",
     )
     assert plan.bots == ("greedy-seeded",) and plan.ruleset == {"opening": "seeded"}
+
+
+def test_chemistry_seeded_bots_under_tick_control() -> None:
+    """Under `control: ticks` the seeded bots answer with the kernel's action for their drawn
+    order: their games differ across seeds and repeat for one, where the reference bots' do
+    not differ."""
+    engine = get_engine("chemistry")
+    ruleset = engine.ruleset({"control": "ticks", "shifts": 1, "ticks_per_shift": 30})
+    plain = GAMES["chemistry"][1]
+    for bots, distinct in ((plain, 1), (_seeded(plain), len(SEEDS))):
+        games = [tuple(play_bots(engine, ruleset, s, bots).moves) for s in SEEDS]
+        assert len(set(games)) == distinct
+        assert tuple(play_bots(engine, ruleset, SEEDS[-1], bots).moves) == games[-1]

@@ -1,7 +1,8 @@
 """Influence settings (DECISIONS §3) with their defaults.
 
 `opening` left at "default" is left out of the ruleset's JSON, so the default game's records
-and digests are what they were before the option existed."""
+and digests are what they were before the option existed; a dump with the context
+`{"every_field": True}` (the game list's defaults) shows it."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ class InfluenceRuleset(Ruleset):
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
         out: dict[str, Any] = handler(self)
-        if out.get("opening") == "default":
+        if out.get("opening") == "default" and not (info.context or {}).get("every_field"):
             del out["opening"]
         return out
 
