@@ -22,7 +22,8 @@ from cogs_arena.engines.influence.opening import mirror, seeded_map
 from cogs_arena.engines.testing import check_engine
 from cogs_arena.server.series.numbers import summary
 from cogs_arena.server.series.play import Planned, play
-from cogs_arena.server.service import GameService
+from cogs_arena.server.service import GameService, Submission
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.io import read_transcript
 
@@ -166,3 +167,41 @@ def test_the_seeded_opening_passes_the_conformance_suite() -> None:
     """Round trips, digests, views, settle and every bot (the seeded ones too) on drawn boards."""
     report = check_engine(E, seeds=[2, 3], overrides={"opening": "seeded"}, bot="greedy-seeded")
     assert report.steps > 0 and "greedy-seeded" in report.bots
+
+
+def test_a_seeded_game_on_the_host_survives_a_restart_and_replays(tmp_path: Path) -> None:
+    """Through the host: the view shows the drawn board, the SQLite store restores the same
+    state (board from the recorded seed), and the finished game's transcript re-simulates."""
+    path = tmp_path / "arena.sqlite3"
+    store = SqliteStore(path)
+    service = GameService(store, tmp_path / "t")
+    game = service.new_game(
+        "influence",
+        seed=9,
+        seat="White",
+        bots=["greedy-seeded"],
+        ruleset={"opening": "seeded", "max_turns": 25},
+    )
+    drawn = E.new_game(E.ruleset({"opening": "seeded"}), 9).board
+    observation = game.view.observation
+    assert observation is not None and observation["map"] == drawn.map_id
+    for _ in range(5):
+        service.play(game.game_id, game.credential, Submission(number=1))
+    with service.sessions.open(game.game_id) as session:
+        mid = E.digest(session.state)
+    store.close()
+    reopened = SqliteStore(path)
+    restarted = GameService(reopened, tmp_path / "t")
+    with restarted.sessions.open(game.game_id) as session:
+        assert E.digest(session.state) == mid and session.state.board is drawn
+    view = restarted.show(game.game_id, game.credential)
+    for _ in range(5000):
+        if view.status == "over":
+            break
+        view = restarted.play(game.game_id, game.credential, Submission(number=1)).view
+    assert view.status == "over"
+    record = reopened.get(game.game_id)
+    assert record is not None
+    report = replay(restarted.transcripts.path(record.transcript_name))
+    assert report.ok and report.finished, report.mismatches
+    reopened.close()
