@@ -50,6 +50,7 @@ def test_the_board_is_point_symmetric_walls_big_cells_and_starts(size: int) -> N
     White's start onto Black's, for every seed tried."""
     for seed in range(12):
         board = _board(seed, size)
+        assert board.map_id.startswith("seeded:")
         flip = {cell: mirror(cell, size) for cell in board.cells}
         assert set(flip.values()) == set(board.cells)
         assert {mirror(c, size) for c in board.walls} == set(board.walls)

@@ -11,6 +11,7 @@ both starts reach each other and every cell is playable.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from ..rng import Stream
@@ -95,4 +96,6 @@ def seeded_map(size: int, seed: int | str) -> dict[str, object]:
 @lru_cache(maxsize=64)
 def seeded_board(size: int, seed: int | str) -> Board:
     """The board of `seeded_map`, shared by every state of the game."""
-    return parse_map(seeded_map(size, seed))
+    board = parse_map(seeded_map(size, seed))
+    # Named for where it came from; the digest part is the custom map's, as unique.
+    return replace(board, map_id="seeded:" + board.map_id.split(":", 1)[1])
