@@ -69,7 +69,7 @@ class Lobby:
                     simultaneous=engine.simultaneous,
                     bots=list(engine.bots()),
                     default_bot=default_bot(engine),
-                    ruleset_defaults=ruleset.model_dump(mode="json"),
+                    ruleset_defaults=ruleset.model_dump(mode="json", context={"every_field": True}),
                 )
             )
         return GameList(games=infos)

@@ -16,7 +16,7 @@ first placements, fights, picks, lays) it checks exactly as the menu would.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +25,14 @@ from ..rng import Stream
 from .bot_view import NEAR9, BoardView, Pos, blocks_of, cheb
 from .tile_choice import pile_pick, sane_discard
 from .tiles import START, Face, beats, face_from_text, fits
+
+Tie = Callable[[str], tuple[int, str]]
+"""A sort key for equally valued moves by their notation: (rank, notation)."""
+
+
+def by_notation(note: str) -> tuple[int, str]:
+    """The builder's own tie order: notation order."""
+    return (0, note)
 
 
 def random_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
@@ -92,7 +100,7 @@ def _single_legal(v: BoardView, p: Pos, near_only: bool) -> bool:
     return (x, y - 1) in sq or (x + 1, y) in sq or (x, y + 1) in sq or (x - 1, y) in sq
 
 
-def _candidates(v: BoardView, near_only: bool) -> list[tuple[float, str]]:
+def _candidates(v: BoardView, near_only: bool, tie: Tie = by_notation) -> list[tuple[float, str]]:
     """Placements worth weighing, best first: blank squares of estates and around the hero for
     singles, blend spots touching the builder's estates or at its hero's corners."""
     out: list[tuple[float, str]] = []
@@ -150,7 +158,7 @@ def _candidates(v: BoardView, near_only: bool) -> list[tuple[float, str]]:
                 value = v.blend_value(tl, face)
                 if value > floor:
                     out.append((value, f"place t{t} {x},{y} r{rot}"))
-    out.sort(key=lambda e: (-e[0], e[1]))
+    out.sort(key=lambda e: (-e[0], tie(e[1])))
     return out
 
 
@@ -214,19 +222,24 @@ def _fight_move(v: BoardView) -> str:
     return "stop"
 
 
-def _walk(obs: Mapping[str, Any], notes: list[str]) -> str:
+def _walk(obs: Mapping[str, Any], notes: list[str], tie: Tie = by_notation) -> str:
     used = [p["walk"] for p in obs["players"] if p["walk"]]
     vec = {"N": (0, -2), "E": (2, 0), "S": (0, 2), "W": (-2, 0)}
     vec.update({"NE": (2, -2), "SE": (2, 2), "SW": (-2, 2), "NW": (-2, -2)})
 
-    def spread(n: str) -> tuple[int, str]:
+    def spread(n: str) -> tuple[int, tuple[int, str]]:
         d = n.split()[1]
-        return (-min((cheb(vec[d], vec[u]) for u in used), default=9), n)
+        return (-min((cheb(vec[d], vec[u]) for u in used), default=9), tie(n))
 
     return min(notes, key=spread)
 
 
 def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
+    return play_builder(obs, menu, by_notation)
+
+
+def play_builder(obs: Mapping[str, Any], menu: LegalMoves, tie: Tie) -> str:
+    """The builder, with `tie` ordering its equally valued placements, steps and walks."""
     phase = obs["phase"]
     if "combat" in obs or "territories" in obs:  # an older era (issue 14)
         from .eras.bots import era_builder
@@ -236,9 +249,9 @@ def builder_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     if phase in ("discard", "loss"):
         return sane_discard(obs)
     if phase == "turn":
-        return _turn(BoardView(obs), menu)
+        return _turn(BoardView(obs), menu, tie)
     if phase == "walk":
-        return _walk(obs, [m.notation for m in menu.moves])
+        return _walk(obs, [m.notation for m in menu.moves], tie)
     v = BoardView(obs)  # picks and fight steps are settled by the observation: no menu needed
     if phase == "fight":
         return _fight_move(v)
@@ -308,7 +321,7 @@ def _steps(v: BoardView) -> list[str]:
     return out
 
 
-def _turn(v: BoardView, options: LegalMoves) -> str:
+def _turn(v: BoardView, options: LegalMoves, tie: Tie) -> str:
     menu = _Kinds(options)
     turn = v.obs["turn"]
     free = not turn["main"]  # no main action yet: every main action needs this
@@ -334,12 +347,12 @@ def _turn(v: BoardView, options: LegalMoves) -> str:
     if not turn["placed"]:
         # the first placement may go anywhere, and _candidates then checks exactly what the
         # menu would: every candidate is on it
-        candidates = _candidates(v, False)
+        candidates = _candidates(v, False, tie)
         best = candidates[0] if candidates else None
     elif turn["placement_mode"] == "near":
         # how many near placements a turn allows is a ruleset field: ask the menu, but only
         # when there is something worth placing
-        candidates = _candidates(v, True)
+        candidates = _candidates(v, True, tie)
         placements = menu.placement_notes() if candidates else None
         if placements is not None:
             best = next(((value, n) for value, n in candidates if n in placements), None)
@@ -348,14 +361,14 @@ def _turn(v: BoardView, options: LegalMoves) -> str:
     target = _target(v)
     if target is not None and target != v.hero:
         now = cheb(v.hero, target)
-        step: tuple[int, int, str] | None = None
+        step: tuple[int, int, tuple[int, str]] | None = None
         for n in _steps(v):
             x, y = (int(c) for c in n[5:].split(","))
-            key = (cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, n)
+            key = (cheb((x, y), target), 0 if v.squares.get((x, y)) == v.home else 1, tie(n))
             if step is None or key < step:
                 step = key
         if step is not None and step[0] < now:
-            return step[2]
+            return step[2][1]
     if free and hand:
         for _, at, _, g in v.mine:
             threatened = any(cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)

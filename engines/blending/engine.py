@@ -36,6 +36,7 @@ from .odds import PASS_TEXT, lay_hints
 from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
+from .seeded import SEEDED_BOTS
 from .state import State, from_json, to_json
 from .tile_choice import worst_tile
 from .tiles import CLASS_NAME, fits, pips
@@ -256,7 +257,7 @@ class BlendingEngine(Engine[State, Move]):
         return from_json(data)
 
     def bots(self) -> Mapping[str, Bot]:
-        return BOTS
+        return _BOTS
 
     def era_text(self, text: str, ruleset: Ruleset | None) -> str:
         """A player document (the rules, the seat prompt) rewritten for the ruleset's era."""
@@ -292,3 +293,6 @@ def _phase_text(state: State) -> str:
         "loss": "you lost a pair: discard one tile",
         "discard": "discard down to the hand limit",
     }.get(state.phase, state.phase)
+
+
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}

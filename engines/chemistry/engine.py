@@ -19,6 +19,7 @@ from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
 from .schema import MOVE_SCHEMA
+from .seeded import SEEDED_BOTS
 from .sim import SEATS, Room
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
 from .trip import hold_note, own_cog
@@ -310,4 +311,7 @@ class ChemistryEngine(Engine[ChemState, Move]):
     # ---- bots ------------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot]:
-        return BOTS
+        return _BOTS
+
+
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}

@@ -1,6 +1,6 @@
-"""Bots: `random` and `greedy`. Each sees only its observation and menu, and answers with one
-canonical move; in the reinforce phase both answer with a whole allocation, which is the same as
-spending the points one at a time (I3) and saves a decision per point."""
+"""Bots: `random`, `greedy` and `greedy-seeded`. Each sees only its observation and menu, and
+answers with one canonical move; in the reinforce phase each answers with a whole allocation,
+which is the same as spending the points one at a time (I3) and saves a decision per point."""
 
 from __future__ import annotations
 
@@ -171,23 +171,34 @@ def _reinforce_priority(geo: _Geometry, rel: Sequence[int], i: int, v: int) -> t
 
 def greedy_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
     """One attack of the highest worth (`_best_attacks`) until none is worth playing, then
-    `end`; reinforcement by `_reinforce_priority` in one allocation."""
+    `end`; reinforcement by `_reinforce_priority` in one allocation, ties by (row, col)."""
+    return _greedy(obs, rng, seeded=False)
+
+
+def greedy_seeded_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
+    """`greedy` with its reinforcement ties (cells of equal priority) in an order drawn from
+    the seeded stream instead of (row, col), so that a seed changes its play."""
+    return _greedy(obs, rng, seeded=True)
+
+
+def _greedy(obs: Mapping[str, Any], rng: Stream, seeded: bool) -> str:
     geo = _geometry(obs)
     rel = _relative(obs)
     if obs["phase"] == "reinforce":
+        ties: Sequence[int] = [rng.next_u64() for _ in rel] if seeded else range(len(rel))
         heap = [
-            (*_reinforce_priority(geo, rel, i, v), i)
+            (*_reinforce_priority(geo, rel, i, v), ties[i], i)
             for i, v in enumerate(rel)
             if 0 < v < geo.caps[i]
         ]
         heapq.heapify(heap)
         given: dict[int, int] = {}
         for _ in range(_spendable(geo, rel, int(obs["points_left"]))):
-            _, _, i = heapq.heappop(heap)
+            _, _, _, i = heapq.heappop(heap)
             given[i] = given.get(i, 0) + 1
             rel[i] += 1
             if rel[i] < geo.caps[i]:
-                heapq.heappush(heap, (*_reinforce_priority(geo, rel, i, rel[i]), i))
+                heapq.heappush(heap, (*_reinforce_priority(geo, rel, i, rel[i]), ties[i], i))
         return _allocation_text(geo, given)
     best = _best_attacks(geo, rel, obs.get("legal_attacks") or [])
     if not best:
@@ -198,4 +209,4 @@ def greedy_bot(obs: Mapping[str, Any], menu: LegalMoves, rng: Stream) -> str:
 
 
 def bots() -> dict[str, Bot]:
-    return {"random": random_bot, "greedy": greedy_bot}
+    return {"random": random_bot, "greedy": greedy_bot, "greedy-seeded": greedy_seeded_bot}

@@ -1,6 +1,7 @@
 """Influence as an `Engine`: two seats, White (0, moves first) and Black (1); a turn is an attack
 phase of single attacks ended by `end`, then a reinforce phase of single points or one whole
-allocation. Deterministic: the seed is unused by the rules (I7)."""
+allocation. Deterministic: the seed is unused by the rules; it only draws the board of a seeded
+opening (I7, opening.py)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
 
     def new_game(self, ruleset: Ruleset, seed: int | str) -> InfluenceState:
         rs = _ruleset(ruleset)
-        board = rs.board()
+        drawn = seed if rs.opening == "seeded" else None
+        board = rs.board(drawn)
         return InfluenceState(
             ruleset=rs,
             values=board.init,
@@ -82,6 +84,7 @@ class InfluenceEngine(Engine[InfluenceState, Move]):
             turn=1,
             points=0,
             attacks=0,
+            seed=drawn,
             board=board,
         )
 

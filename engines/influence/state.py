@@ -44,11 +44,13 @@ class InfluenceState:
     """The points the mover has given so far this reinforce phase."""
     last_turns: tuple[TurnRecord | None, TurnRecord | None] = (None, None)
     """Each seat's last complete turn, for the views (None before its first)."""
+    seed: int | str | None = None
+    """The game's seed under a seeded opening (the board is drawn from it), else None."""
     board: Board = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.board is None:
-            object.__setattr__(self, "board", self.ruleset.board())
+            object.__setattr__(self, "board", self.ruleset.board(self.seed))
 
     @cached_property
     def attack_pairs(self) -> tuple[tuple[int, int], ...]:
@@ -75,7 +77,7 @@ class InfluenceState:
 
 
 def state_to_json(state: InfluenceState) -> dict[str, JSON]:
-    return {
+    out: dict[str, JSON] = {
         "ruleset": state.ruleset.model_dump(mode="json"),
         "values": list(state.values),
         "mover": state.mover,
@@ -89,6 +91,11 @@ def state_to_json(state: InfluenceState) -> dict[str, JSON]:
         "turn_points": history.points_json(state.turn_points),
         "last_turns": [history.record_json(r) for r in state.last_turns],
     }
+    if state.seed is not None:
+        # Only a seeded opening records it, so the default game's JSON (and digests) stay as
+        # they were.
+        out["seed"] = state.seed
+    return out
 
 
 def _int(data: Mapping[str, JSON], key: str, low: int, high: int) -> int:
@@ -100,7 +107,13 @@ def _int(data: Mapping[str, JSON], key: str, low: int, high: int) -> int:
 
 def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
     ruleset = InfluenceRuleset.model_validate(data["ruleset"])
-    board = ruleset.board()
+    seed = data.get("seed")
+    if ruleset.opening == "seeded":
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise ValueError("influence state: a seeded opening needs the game's seed")
+    elif seed is not None:
+        raise ValueError("influence state: a seed is recorded only with a seeded opening")
+    board = ruleset.board(seed)
     raw = data.get("values")
     if not isinstance(raw, list) or len(raw) != len(board.cells):
         raise ValueError(f"influence state: values must be a list of {len(board.cells)} integers")
@@ -137,5 +150,6 @@ def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
         turn_attacks=history.attacks_from_json(data.get("turn_attacks"), board),
         turn_points=history.points_from_json(data.get("turn_points"), board),
         last_turns=(white_last, black_last),
+        seed=seed,
         board=board,
     )

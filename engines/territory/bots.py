@@ -5,6 +5,7 @@ returning canonical move text. Whatever they remember comes from the observation
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..protocol import JSON, Bot, LegalMoves
@@ -32,24 +33,45 @@ def _tiles(obs: Mapping[str, Any]) -> _Tiles:
     return _Tiles(obs)
 
 
-def _order(tiles: _Tiles) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
-    """Sort key for (tile key, cost): richest first, then cheapest, then tile key; KEY_RANK
-    orders tiles as their keys sort, without comparing strings."""
+@dataclass(frozen=True)
+class Ties:
+    """How a bot breaks its ties. The reference bots' own: tiles by key (KEY_RANK orders tiles as
+    their keys sort, without comparing strings), seats by seat number. The seeded bots
+    (seeded.py) give both orders drawn from their stream."""
+
+    tiles: Sequence[int] = KEY_RANK
+    """Per tile index, its place in the tie order."""
+    seats: Sequence[int] | None = None
+    """Per seat, its place in the tie order (lowest first); None: by seat number, and the
+    diplomat's grievances in the order it was razed."""
+
+    def seat(self, seat: int) -> int:
+        return seat if self.seats is None else self.seats[seat]
+
+
+REFERENCE = Ties()
+
+
+def _order(
+    tiles: _Tiles, ties: Ties = REFERENCE
+) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
+    """Sort key for (tile key, cost): richest first, then cheapest, then the tie order."""
     rows = tiles.rows
+    rank = ties.tiles
 
     def key(kc: tuple[str, int]) -> tuple[int, int, int]:
         j = KEY_INDEX[kc[0]]
-        return (-rows[j][3], kc[1], KEY_RANK[j])
+        return (-rows[j][3], kc[1], rank[j])
 
     return key
 
 
 def _homestead(
-    obs: Mapping[str, Any], tiles: _Tiles, paint: int, limit: int
+    obs: Mapping[str, Any], tiles: _Tiles, paint: int, limit: int, ties: Ties = REFERENCE
 ) -> tuple[list[str], int]:
     """Richest reachable tiles first, ties by distance (cost) then tile key."""
     # Paint only goes down, so a tile too dear now is never picked and need not be ranked.
-    ranked = sorted([kc for kc in obs["reach"].items() if kc[1] <= paint], key=_order(tiles))
+    ranked = sorted([kc for kc in obs["reach"].items() if kc[1] <= paint], key=_order(tiles, ties))
     out: list[str] = []
     for key, cost in ranked:
         if len(out) >= limit:
@@ -61,7 +83,12 @@ def _homestead(
 
 
 def _raze_target(
-    obs: Mapping[str, Any], tiles: _Tiles, victim: str, min_yield: int, by_cost: bool = True
+    obs: Mapping[str, Any],
+    tiles: _Tiles,
+    victim: str,
+    min_yield: int,
+    by_cost: bool = True,
+    ties: Ties = REFERENCE,
 ) -> tuple[str, int] | None:
     """The victim's richest tile in `razeReach` with effYield ≥ min_yield; ties by cost then
     tile key, or (by_cost=False) by tile key alone."""
@@ -71,7 +98,7 @@ def _raze_target(
         j = KEY_INDEX[key]
         row = rows[j]
         if row[4] == victim and row[3] >= min_yield:
-            options.append((-row[3], cost if by_cost else 0, KEY_RANK[j], key, cost))
+            options.append((-row[3], cost if by_cost else 0, ties.tiles[j], key, cost))
     if not options:
         return None
     best = min(options)
@@ -79,7 +106,11 @@ def _raze_target(
 
 
 def homesteader(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
-    orders, _ = _homestead(obs, _tiles(obs), int(obs["paint"]), 3)
+    return play_homesteader(obs, REFERENCE)
+
+
+def play_homesteader(obs: Mapping[str, Any], ties: Ties) -> str:
+    orders, _ = _homestead(obs, _tiles(obs), int(obs["paint"]), 3, ties)
     return _text(orders)
 
 
@@ -88,11 +119,15 @@ RAIDER_MIN_YIELD = 3
 
 
 def raider(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    return play_raider(obs, REFERENCE)
+
+
+def play_raider(obs: Mapping[str, Any], ties: Ties) -> str:
     tiles = _tiles(obs)
     paint = int(obs["paint"])
     rules: Mapping[str, Any] = obs["rules"]
     if int(obs["turn"]) < int(rules["razeFromTurn"]):
-        return homesteader(obs, menu, rng)
+        return play_homesteader(obs, ties)
     orders: list[str] = []
     me = obs["alias"]
     rivals = [s for s in obs["seats"] if s["alias"] != me and s["life"] != "eliminated"]
@@ -100,12 +135,14 @@ def raider(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
         # DECISIONS 1(a) raider: the leading rival (highest score, ties to the lower seat); its
         # richest tile in razeReach with effYield ≥ 3, ties by tile key in string order (not by
         # cost), razed only if that tile is affordable.
-        leader = max(rivals, key=lambda s: (s["score"], -s["seat"]))
-        target = _raze_target(obs, tiles, leader["alias"], RAIDER_MIN_YIELD, by_cost=False)
+        leader = max(rivals, key=lambda s: (s["score"], -ties.seat(s["seat"])))
+        target = _raze_target(
+            obs, tiles, leader["alias"], RAIDER_MIN_YIELD, by_cost=False, ties=ties
+        )
         if target is not None and target[1] <= paint:
             orders.append(f"raze {target[0]}")
             paint -= target[1]
-    claims, _ = _homestead(obs, tiles, paint, 4)
+    claims, _ = _homestead(obs, tiles, paint, 4, ties)
     return _text(orders + claims)
 
 
@@ -118,6 +155,10 @@ PROPOSAL = (
 def diplomat(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     """Tit-for-tat: proposes peace in public, never razes first, answers each raze against it with
     one raze against the aggressor, and returns to peace once the score is even."""
+    return play_diplomat(obs, REFERENCE)
+
+
+def play_diplomat(obs: Mapping[str, Any], ties: Ties) -> str:
     tiles = _tiles(obs)
     paint = int(obs["paint"])
     turn = int(obs["turn"])
@@ -141,18 +182,22 @@ def diplomat(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
                 f"stop and peace resumes."
             )
     orders: list[str] = []
-    grievances = sorted(
-        (n for n, k in owed.items() if k > 0 and n in living), key=lambda n: -owed[n]
-    )
+    seat_of = {s["alias"]: int(s["seat"]) for s in obs["seats"]}
+
+    def grievance(name: str) -> tuple[int, int]:
+        # With the reference order, equal grievances keep the order the razes came in.
+        return (-owed[name], 0 if ties.seats is None else ties.seat(seat_of[name]))
+
+    grievances = sorted((n for n, k in owed.items() if k > 0 and n in living), key=grievance)
     for name in grievances:
-        target = _raze_target(obs, tiles, name, 0)
+        target = _raze_target(obs, tiles, name, 0, ties=ties)
         if target is not None and target[1] <= paint:
             orders.append(f"raze {target[0]}")
             paint -= target[1]
             if len(talk) < 3:
                 talk.append(f"say {name}: Stop razing me and I stop too. Peace is on the table.")
             break
-    claims, _ = _homestead(obs, tiles, paint, 3)
+    claims, _ = _homestead(obs, tiles, paint, 3, ties)
     return _text(orders + claims, talk)
 
 

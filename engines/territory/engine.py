@@ -27,6 +27,7 @@ from .resolve import capped_talk, hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool, talk_count
 from .ruleset import TerritoryRuleset
 from .schema import MOVE_SCHEMA
+from .seeded import SEEDED_BOTS
 from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
 from .views import observe, spectate
 
@@ -284,4 +285,7 @@ class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
     # ---- bots ------------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot]:
-        return BOTS
+        return _BOTS
+
+
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}

@@ -30,6 +30,8 @@ def _influence(state: Any, outcome: Outcome) -> dict[str, Any]:
     return {
         "turns": details["turn"],
         "winner_area_share": area[str(winner)] / total if winner is not None and total else None,
+        # By colour, not seat: White moves first, which a symmetric (seeded) board cannot offset.
+        "colour": "draw" if winner is None else str(winner),
     }
 
 
@@ -83,6 +85,7 @@ GAMES: dict[str, GameNumbers] = {
     "influence": GameNumbers(
         _influence,
         (("turns", "turns per game"), ("winner_area_share", "winner's area share")),
+        (("colour", "wins by colour"),),
     ),
     "territory": GameNumbers(
         _territory,
