@@ -76,8 +76,9 @@ def _next_call(messages: list[ChatMessage], prefer: str) -> ModelOutput:
 
 
 def main(spec: dict[str, Any]) -> list[str]:
-    """Runs `spec["evals"]` (each: task name, task args, roles -> preference) with a scripted
-    main model; returns the log locations."""
+    """Runs `spec["evals"]` (each: task name, task args, roles -> preference, and optionally
+    `model`, a model name such as `cogs_arena/first-legal`, instead of the scripted main
+    model); returns the log locations."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
@@ -89,7 +90,7 @@ def main(spec: dict[str, Any]) -> list[str]:
         }
         logs = inspect_eval(
             run["task"],
-            model=get_model("mockllm/scripted", custom_outputs=scripted()),
+            model=run.get("model") or get_model("mockllm/scripted", custom_outputs=scripted()),
             model_roles=roles or None,
             task_args=run["args"],
             log_dir=spec["log_dir"],

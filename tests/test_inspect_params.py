@@ -13,7 +13,7 @@ from inspect_ai.tool import ToolDef, ToolParam, ToolParams
 
 from cogs_arena.inspect_tasks.client import MODEL_TOOLS, SeatClient, parse_seat
 from cogs_arena.inspect_tasks.params import BOUND_TOOLS_NOTE, ParameterError, game_plan
-from cogs_arena.inspect_tasks.tasks import chemistry, samples
+from cogs_arena.inspect_tasks.tasks import chemistry, influence, samples
 from cogs_arena.prompts import seat_prompt
 from cogs_arena.server.mcp_app import _seat_text
 from cogs_arena.server.service import GameService
@@ -197,3 +197,27 @@ def test_only_the_inspect_package_imports_inspect_and_it_talks_to_the_server_ove
         if module.startswith(("..server", "cogs_arena.server", "mcp"))
     ]
     assert not inside
+
+
+def test_without_a_seat_the_seeds_spread_the_model_over_the_seats() -> None:
+    """Seat balance by default: the i-th seed seats the model at seat i mod seats (Influence
+    alternates White and Black, Territory walks its nine seats), the same for every variant;
+    a given seat still holds for every seed."""
+    made = samples(plan("influence", seeds=5, seat=None, prompt=["default", "none"]))
+    for label in ("default", "none"):
+        mine = [s.metadata for s in made if s.metadata and s.metadata["prompt"] == label]
+        assert [(m["seed"], m["seat"]) for m in mine] == [(0, 0), (1, 1), (2, 0), (3, 1), (4, 0)]
+        assert [m["seat_name"] for m in mine[:2]] == ["White", "Black"]
+    spread = samples(plan(seeds=[7, 3, 9, 1], seat=None))
+    assert [s.metadata["seat"] for s in spread if s.metadata] == [0, 1, 2, 3]
+    assert {s.metadata["seat"] for s in samples(plan(seeds=4, seat=2)) if s.metadata} == {2}
+    rotated = plan(seeds=3, seat=None, roles=["red", "blue"])
+    offsets = [s.metadata["seat"] for s in samples(rotated) if s.metadata]
+    assert offsets == [0, 1, 2] and rotated.role_seats(offsets[2]) == [2, 3]
+
+
+def test_the_registered_tasks_balance_seats_unless_told() -> None:
+    """The task's default `seat` is the balanced spread, not seat 0."""
+    seats = [s.metadata["seat"] for s in influence(seeds=4).dataset if s.metadata]
+    assert seats == [0, 1, 0, 1]
+    assert {s.metadata["seat"] for s in influence(seeds=4, seat=1).dataset if s.metadata} == {1}
