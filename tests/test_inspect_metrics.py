@@ -12,7 +12,7 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from cogs_arena.engines import get_engine
-from cogs_arena.inspect_tasks.metrics import by_variant, mean_stderr, played_key
+from cogs_arena.inspect_tasks.metrics import ab_pairs, by_variant, mean_stderr, played_key
 from cogs_arena.transcripts.events import Header, Player, SeatEntry
 
 
@@ -132,3 +132,61 @@ def test_the_game_key_ignores_the_sample_labels_only() -> None:
     assert first == again
     assert played_key([header({"role": "y"})]) != first
     assert played_key([header({"role": "x"}, bot="random")]) != first
+
+
+def ab_sample(arm: str, seed: int, swap: int, a: dict[str, Any], b: dict[str, Any]) -> SampleScore:
+    value = {f"a_{k}": v for k, v in a.items()} | {f"b_{k}": v for k, v in b.items()}
+    return SampleScore(
+        score=Score(
+            value=value,
+            metadata={
+                "game_key": f"{arm}-{seed}-{swap}",
+                "players": [
+                    {"role": "a", "seat": swap, "group": "A"},
+                    {"role": "b", "seat": 1 - swap, "group": "B"},
+                ],
+            },
+        ),
+        sample_metadata={"prompt": "A", "seed": seed, "ab": {"arm": arm, "swap": swap}},
+    )
+
+
+def test_the_ab_metric_tests_seat_swapped_pairs_beside_the_null_arm() -> None:
+    """B beats A on both seats in every one of 20 pairs: the arm's win difference is +1 with
+    p far below 0.05; the null arm, even, has difference 0 and p = 1. With fewer than 20
+    distinct pairs the p-value is left out. The sides also count in the per-prompt metrics."""
+    scores = []
+    for seed in range(20):
+        for swap in (0, 1):
+            scores.append(ab_sample("arm", seed, swap, won(1, 0), won(9, 1)))
+            even = (won(5, 1), won(4, 0)) if swap == 0 else (won(4, 0), won(5, 1))
+            scores.append(ab_sample("null", seed, swap, even[0], even[1]))
+    ab: Any = ab_pairs()
+    out = ab(scores)
+    assert (out["ab.arm/pairs"], out["ab.arm/distinct"], out["ab.arm/repeats"]) == (20, 20, 0)
+    assert out["ab.arm/win_diff"] == 1 and out["ab.arm/win_p"] < 0.001
+    assert out["ab.arm/score_diff"] == 8
+    assert out["ab.null/win_diff"] == 0 and out["ab.null/win_p"] == 1
+    few = ab(scores[:40])  # ten seeds
+    assert few["ab.arm/pairs"] == 10 and "ab.arm/win_p" not in few and "ab.arm/win_diff" in few
+    assert compute(scores)["B/games"] == 80 and ab([sample("a", "g", 0, won(1, 1))]) == {}
+
+
+def test_the_ab_metric_merges_repeated_pairs_and_drops_unfinished_scores() -> None:
+    """Pairs that are the same two games count once; a pair with an unfinished game has no
+    score difference (it is counted as left out) but its win difference counts both as
+    losses."""
+    scores = []
+    for seed in range(3):
+        for swap in (0, 1):
+            item = ab_sample("arm", seed, swap, won(1, 0), won(9, 1))
+            assert item.score.metadata is not None
+            item.score.metadata["game_key"] = f"same-{swap}"
+            scores.append(item)
+    scores.append(ab_sample("arm", 9, 0, UNFINISHED, UNFINISHED))
+    scores.append(ab_sample("arm", 9, 1, won(1, 0), won(9, 1)))
+    ab: Any = ab_pairs()
+    out = ab(scores)
+    assert (out["ab.arm/pairs"], out["ab.arm/distinct"], out["ab.arm/repeats"]) == (4, 2, 2)
+    assert out["ab.arm/score_left_out"] == 1
+    assert out["ab.arm/win_diff"] == pytest.approx((1 + 0.5) / 2)

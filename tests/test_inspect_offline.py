@@ -19,7 +19,7 @@ import pytest
 from inspect_ai.log import EvalLog, read_eval_log
 
 from cogs_arena.inspect_tasks.metrics import played_key
-from cogs_arena.transcripts.events import Header
+from cogs_arena.transcripts.events import Header, Join
 from cogs_arena.transcripts.io import read_transcript
 
 pytestmark = pytest.mark.slow
@@ -156,3 +156,46 @@ def test_metrics_per_variant_and_seat_through_inspect_eval(tmp_path: Path) -> No
     short = metrics_of(influence)
     assert short["default/unfinished"] == 1 and short["default/win"] == 0
     assert "default/score" not in short
+
+
+def test_the_ab_design_plays_seat_swapped_pairs_and_a_null_arm(tmp_path: Path) -> None:
+    """`-T ab=true` with the offline model on Territory, two seeds: each seed's arm and null
+    arm are played twice with the two seats swapped, both seats by the main model under the
+    two prompts (the record says which); the metric reports both arms' pairs beside each
+    other and, with fewer than 20 distinct pairs, no p-value."""
+    args = {
+        "seeds": 2,
+        "ab": True,
+        "prompt": ["default", "none"],
+        "transcripts": str(tmp_path / "ab"),
+    }
+    (log,) = run_evals(tmp_path, [{"task": "cogs_arena/territory", "args": args, "model": OFFLINE}])
+    metrics = metrics_of(log)
+    assert log.samples is not None and len(log.samples) == 8
+    seen = set()
+    for sample in log.samples:
+        ab = sample.metadata["ab"]
+        events = read_transcript(sample.metadata["transcript"])
+        header = events[0]
+        assert isinstance(header, Header)
+        joined = {e.seat: e.player for e in events if isinstance(e, Join)}
+        for player in ab["players"]:
+            seated = joined.get(player["seat"]) or header.seats[player["seat"]].player
+            assert (seated.kind, seated.model, seated.prompt) == ("llm", OFFLINE, player["prompt"])
+            assert seated.labels["ab_arm"] == ab["arm"]
+            assert seated.labels["ab_side"] == player["side"]
+        seats = tuple(p["seat"] for p in ab["players"])
+        seen.add((sample.metadata["seed"], ab["arm"], seats))
+        value = value_of(sample)
+        assert value["a_finished"] == value["b_finished"] == 1
+    assert seen == {
+        (seed, arm, seats)
+        for seed, pair in ((0, (0, 1)), (1, (1, 2)))
+        for arm in ("arm", "null")
+        for seats in (pair, pair[::-1])
+    }
+    for arm in ("ab.arm", "ab.null"):
+        assert metrics[f"{arm}/pairs"] == 2 and f"{arm}/win_diff" in metrics
+        assert f"{arm}/win_p" not in metrics  # two pairs: too few for a claim
+    assert metrics["default/games"] == 8 and metrics["none/games"] == 4
+    assert metrics["default.null/games"] == 4

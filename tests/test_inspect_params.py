@@ -221,3 +221,36 @@ def test_the_registered_tasks_balance_seats_unless_told() -> None:
     seats = [s.metadata["seat"] for s in influence(seeds=4).dataset if s.metadata]
     assert seats == [0, 1, 0, 1]
     assert {s.metadata["seat"] for s in influence(seeds=4, seat=1).dataset if s.metadata} == {1}
+
+
+def test_the_ab_design_swaps_seats_and_adds_a_null_arm(tmp_path: Path) -> None:
+    """`ab=true`: twenty seeds by default; per seed the arm (A against B) and the null arm
+    (A against a copy of A under `<A>.null`), each twice with the two seats swapped."""
+    variant = tmp_path / "terse.md"
+    variant.write_text("Be terse.\n", encoding="utf-8")
+    task = influence(ab=True, prompt=["default", str(variant)])
+    made = [s.metadata for s in task.dataset if s.metadata]
+    assert len(made) == 20 * 4 and {m["seed"] for m in made} == set(range(20))
+    seed3 = [m["ab"] for m in made if m["seed"] == 3]
+    assert [(ab["arm"], ab["swap"]) for ab in seed3] == [
+        ("arm", 0),
+        ("arm", 1),
+        ("null", 0),
+        ("null", 1),
+    ]
+    sides = [[(p["side"], p["prompt"], p["seat"]) for p in ab["players"]] for ab in seed3]
+    assert sides[0] == [("a", "default", 1), ("b", "terse", 0)]
+    assert sides[1] == [("a", "default", 0), ("b", "terse", 1)]
+    assert sides[2] == [("a", "default", 1), ("b", "default.null", 0)]
+    chosen = plan("influence", seat=None, ab=True, prompt=["default", str(variant)])
+    null = chosen.prompts[2]
+    assert (null.label, null.text) == ("default.null", chosen.prompts[0].text)
+    territory = plan(seeds=2, seat=[4, 7], ab=True, prompt=["default", "none"])
+    assert territory.ab_seats(1) == (4, 7)
+    assert plan(seeds=12, seat=None, ab=True, prompt=["default", "none"]).ab_seats(8) == (8, 0)
+    with pytest.raises(ParameterError, match="exactly two prompts"):
+        plan(ab=True, seat=None)
+    with pytest.raises(ParameterError, match="a list of two"):
+        plan(ab=True, seat=3, prompt=["default", "none"])
+    with pytest.raises(ParameterError, match="roles"):
+        plan(ab=True, seat=None, roles=["red", "blue"], prompt=["default", "none"])
