@@ -64,7 +64,7 @@ def main(spec: dict[str, Any]) -> list[str]:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
-    locations = []
+    locations: list[str] = []
     for run in spec["evals"]:
         roles = {
             role: get_model(f"mockllm/{role}", custom_outputs=scripted(prefer))
