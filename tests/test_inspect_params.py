@@ -254,3 +254,21 @@ def test_the_ab_design_swaps_seats_and_adds_a_null_arm(tmp_path: Path) -> None:
         plan(ab=True, seat=3, prompt=["default", "none"])
     with pytest.raises(ParameterError, match="roles"):
         plan(ab=True, seat=None, roles=["red", "blue"], prompt=["default", "none"])
+
+
+def test_the_stdio_server_imports_the_tasks_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MCP's stdio client starts a server with a few safe variables only: the harness passes
+    PYTHONPATH on, so the server runs the same copy of the package as the task (else a record
+    written by an installed copy may not replay in a checkout's)."""
+    from cogs_arena.inspect_tasks import servers
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(servers, "mcp_server_stdio", lambda **kwargs: given.update(kwargs))
+    monkeypatch.setenv("PYTHONPATH", "/some/checkout")
+    monkeypatch.delenv("PYTHONNOUSERSITE", raising=False)
+    servers.stdio_server(Path("/tmp/records"))
+    assert given["env"] == {"PYTHONPATH": "/some/checkout"}
+    assert given["args"][-2:] == ["--transcripts", "/tmp/records"]
+    monkeypatch.delenv("PYTHONPATH")
+    servers.stdio_server(Path("/tmp/records"))
+    assert given["env"] == {}
