@@ -166,6 +166,8 @@ def _ab_difference(value: dict[str, Any], stat: str) -> float | None:
     """B minus A in one game of the A/B design; None for a score of an unfinished game (a win
     rate counts it a loss on both sides)."""
     a, b = side_values(value, "a"), side_values(value, "b")
+    if "finished" not in a or "finished" not in b:
+        return None  # a side that never got its seat: no comparison, not a tie
     if stat == "win":
         return (b.get("win", 0.0) if b.get("finished") == 1 else 0.0) - (
             a.get("win", 0.0) if a.get("finished") == 1 else 0.0
@@ -177,7 +179,7 @@ def _ab_difference(value: dict[str, Any], stat: str) -> float | None:
 
 def ab_pairs_of(scores: Iterable[SampleScore], arm: str, stat: str) -> tuple[list[Pair], int]:
     """The seat-swapped pairs of one arm of the A/B design, and how many were left out (a game
-    of the pair missing, or a score from an unfinished game)."""
+    of the pair missing or with a side unseated, or a score from an unfinished game)."""
     games: dict[Any, dict[int, tuple[dict[str, Any], str]]] = {}
     for item in scores:
         sample = item.sample_metadata or {}
@@ -204,9 +206,9 @@ def ab_pairs_of(scores: Iterable[SampleScore], arm: str, stat: str) -> tuple[lis
 def ab_pairs() -> Metric:
     """The A/B design (`-T ab=true`): per arm (`ab.arm`: B against A; `ab.null`: A's copy
     against A, the noise floor), the seat-swapped pairs, the distinct ones, the repeats
-    merged, and per statistic (`win`, `score`) the mean pair difference B − A (`_diff`)
-    and the sign-flip permutation p-value (`_p`), the latter only from `MIN_PAIRS` distinct
-    pairs on. Nothing outside the A/B design."""
+    merged, and per statistic (`win`, `score`) the pairs left out (`_left_out`), the mean
+    pair difference B − A (`_diff`) and the sign-flip permutation p-value (`_p`), the latter
+    only from `MIN_PAIRS` distinct pairs on. Nothing outside the A/B design."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         out: dict[str, float] = {}
@@ -221,8 +223,7 @@ def ab_pairs() -> Metric:
                     out[f"{prefix}/pairs"] = float(result.pairs)
                     out[f"{prefix}/distinct"] = float(result.distinct)
                     out[f"{prefix}/repeats"] = float(result.repeats)
-                else:
-                    out[f"{prefix}/score_left_out"] = float(left_out)
+                out[f"{prefix}/{stat}_left_out"] = float(left_out)
                 kept, _ = distinct_pairs(pairs)
                 if kept:
                     out[f"{prefix}/{stat}_diff"] = sum(p.difference for p in kept) / len(kept)

@@ -175,7 +175,7 @@ def test_the_ab_metric_tests_seat_swapped_pairs_beside_the_null_arm() -> None:
 def test_the_ab_metric_merges_repeated_pairs_and_drops_unfinished_scores() -> None:
     """Pairs that are the same two games count once; a pair with an unfinished game has no
     score difference (it is counted as left out) but its win difference counts both as
-    losses."""
+    losses; a pair with a side that was never seated is left out of both."""
     scores = []
     for seed in range(3):
         for swap in (0, 1):
@@ -188,5 +188,10 @@ def test_the_ab_metric_merges_repeated_pairs_and_drops_unfinished_scores() -> No
     ab: Any = ab_pairs()
     out = ab(scores)
     assert (out["ab.arm/pairs"], out["ab.arm/distinct"], out["ab.arm/repeats"]) == (4, 2, 2)
-    assert out["ab.arm/score_left_out"] == 1
+    assert out["ab.arm/score_left_out"] == 1 and out["ab.arm/win_left_out"] == 0
     assert out["ab.arm/win_diff"] == pytest.approx((1 + 0.5) / 2)
+    # A game where side b never got its seat (its values are unprefixed) is no tie: left out.
+    lone = ab_sample("arm", 11, 0, won(1, 0), won(9, 1))
+    lone.score.value = {"finished": 1, "win": 1}
+    out = ab([*scores, lone, ab_sample("arm", 11, 1, won(1, 0), won(9, 1))])
+    assert out["ab.arm/win_left_out"] == 1 and out["ab.arm/pairs"] == 4
