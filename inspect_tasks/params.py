@@ -252,6 +252,8 @@ def game_plan(
             raise ParameterError(
                 f"bots: {bot!r} is not a bot of {game}; one of " + ", ".join(engine.bots())
             )
+    if not isinstance(ab, bool):
+        raise ParameterError(f"ab: {ab!r}; true or false")
     variants = _prompts(game, prompt, prompt_label, engine.ruleset(ruleset))
     seats = _seats(names, seat)
     if ab:

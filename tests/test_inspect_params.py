@@ -250,6 +250,8 @@ def test_the_ab_design_swaps_seats_and_adds_a_null_arm(tmp_path: Path) -> None:
     assert plan(seeds=12, seat=None, ab=True, prompt=["default", "none"]).ab_seats(8) == (8, 0)
     with pytest.raises(ParameterError, match="exactly two prompts"):
         plan(ab=True, seat=None)
+    with pytest.raises(ParameterError, match="true or false"):
+        plan(ab="no", seat=None, prompt=["default", "none"])
     with pytest.raises(ParameterError, match="a list of two"):
         plan(ab=True, seat=3, prompt=["default", "none"])
     with pytest.raises(ParameterError, match="roles"):
