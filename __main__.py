@@ -1,5 +1,5 @@
 import sys
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 
 sys.exit(main())

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from cogs_arena.transcripts.ab import pair_difference, sign_flip_test
+from cogs_arena.transcripts.evaluation.ab import pair_difference, sign_flip_test
 
 SHIFTS = (0.0, 1.0, 2.0, 4.0)
 PAIRS = (10, 20, 40, 80)

@@ -20,9 +20,9 @@ from mcp import Client, StdioServerParameters
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.runner import play_bots
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.sqlite import SqliteStore
 
 
 def games_per_second(bots: list[str], games: int) -> tuple[float, float]:

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cogs_arena.server.cli import main as cli
+from cogs_arena.server.cli.main import main as cli
 
 BOTS = ("raider", "diplomat", "homesteader", "random")
 

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cogs_arena.transcripts.html_replay import write_replay
+from cogs_arena.transcripts.viewer.html_replay import write_replay
 
 GAMES = ("influence", "territory", "chemistry", "blending")
 

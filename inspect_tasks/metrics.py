@@ -20,8 +20,8 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from ..transcripts.ab import Pair, arm_result, distinct_pairs
-from ..transcripts.distinct import game_key
+from ..transcripts.evaluation.ab import Pair, arm_result, distinct_pairs
+from ..transcripts.evaluation.distinct import game_key
 from ..transcripts.events import Event, Header, Join
 
 RUN_LABELS = ("inspect_run", "inspect_sample", "inspect_sample_id")

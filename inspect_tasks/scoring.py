@@ -11,9 +11,9 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..transcripts.evaluation.score import SeatTally, seat_tallies
 from ..transcripts.events import Event
 from ..transcripts.io import read_transcript
-from ..transcripts.score import SeatTally, seat_tallies
 from .metrics import GAME_KEY, PLAYERS_KEY, ab_pairs, by_variant, played_key
 
 SEATS_KEY = "cogs_arena_seats"

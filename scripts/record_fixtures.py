@@ -17,7 +17,7 @@ from typing import Any
 
 from cogs_arena.server.inputs import Submission
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 GAMES: dict[str, dict[str, Any]] = {
     "influence": {"bots": ["greedy"], "ruleset": {"max_turns": 6}},

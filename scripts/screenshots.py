@@ -34,13 +34,13 @@ sys.path.insert(0, str(ROOT / "tests"))  # the scripted clients the browser test
 
 from replay_helpers import play_on, start_two_clients  # noqa: E402
 
-from cogs_arena.server.http import build_http_app  # noqa: E402
-from cogs_arena.server.http_guard import HttpOptions  # noqa: E402
-from cogs_arena.server.mcp_app import build_server  # noqa: E402
+from cogs_arena.server.adapter.app import build_server  # noqa: E402
 from cogs_arena.server.service import GameService  # noqa: E402
-from cogs_arena.server.store import MemoryStore  # noqa: E402
-from cogs_arena.server.watch import Watch  # noqa: E402
-from cogs_arena.transcripts.html_replay import write_replay  # noqa: E402
+from cogs_arena.server.store.memory import MemoryStore  # noqa: E402
+from cogs_arena.server.web.app import build_http_app  # noqa: E402
+from cogs_arena.server.web.guard import HttpOptions  # noqa: E402
+from cogs_arena.server.web.watch import Watch  # noqa: E402
+from cogs_arena.transcripts.viewer.html_replay import write_replay  # noqa: E402
 
 GAMES: dict[str, dict[str, Any]] = {
     "influence": {"max_turns": 8},

@@ -31,9 +31,9 @@ from mcp import Client
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.protocol import LegalMoves, MoveInfo
 from cogs_arena.engines.rng import Stream
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 GAMES = ("influence", "territory", "chemistry", "blending")
 TURN_BOTS = {"territory": "homesteader", "chemistry": "courier", "blending": "builder"}

@@ -7,7 +7,7 @@ from ..transcripts.events import Batch, Event, Move
 from ..transcripts.redact import visible
 from .models import SinceEntry
 from .sessions import Session
-from .store import Store
+from .store.memory import Store
 
 SINCE_KEPT = 40
 """Entries a view carries at most; older ones are counted, and `log` has them all."""

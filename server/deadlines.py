@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..transcripts.events import Absent, Event, JoinTimeout
 from .referee import Referee
 from .sessions import Session, Sessions
-from .store import GameBusy
+from .store.memory import GameBusy
 
 log = logging.getLogger("cogs_arena.deadlines")
 

@@ -19,10 +19,10 @@ from .labels import seat_labels
 from .limits import Limits, RateWindow
 from .models import GameInfo, GameList, NewGame
 from .presenter import Presenter
-from .records import GameRecord, SeatRecord
 from .referee import Referee
 from .seats import OPEN_SEAT, default_bot, hash_secret, new_secret, seat_index
 from .sessions import Session, Sessions
+from .store.records import GameRecord, SeatRecord
 from .text_rules import SEED_BITS
 
 log = logging.getLogger("cogs_arena.lobby")

@@ -20,7 +20,7 @@ from .presenter import Presenter
 from .referee import Referee
 from .seats import authenticate, check_can_act, seat_index
 from .sessions import Session, Sessions
-from .store import StoredRequest
+from .store.memory import StoredRequest
 
 ERRORS: dict[str, type[GameError]] = {
     cls.code: cls

@@ -31,7 +31,7 @@ from .catch_up import move_line, since_last_look, since_text
 from .limits import Limits
 from .models import LogEvent, Menu, MenuEntry, View
 from .sessions import Session
-from .store import Store
+from .store.memory import Store
 from .text_rules import shown_seed
 
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)

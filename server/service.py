@@ -53,7 +53,7 @@ from .presenter import Presenter
 from .referee import Referee
 from .seats import authenticate, check_can_act, hash_secret
 from .sessions import Session, Sessions
-from .store import Store
+from .store.memory import Store
 
 log = logging.getLogger("cogs_arena.service")
 

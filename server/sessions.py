@@ -29,8 +29,8 @@ from ..transcripts.events import Event, Talk
 from ..transcripts.io import TranscriptDir
 from .errors import ServiceError, UnknownGameId
 from .limits import Limits
-from .records import GameRecord
-from .store import Commit, Store, StoredRequest
+from .store.memory import Commit, Store, StoredRequest
+from .store.records import GameRecord
 
 log = logging.getLogger("cogs_arena.sessions")
 

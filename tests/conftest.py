@@ -8,8 +8,8 @@ import pytest
 from pg_helpers import PgCluster, PgUnavailable
 
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
 
 

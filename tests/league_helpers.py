@@ -16,7 +16,7 @@ from cogs_arena.engines.protocol import Outcome
 from cogs_arena.engines.runner import bot_stream
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts.events import Event, Footer, Header, Player, SeatEntry, event_json
 
 # Mean Territory scores over many seeds put raider and diplomat ahead of homesteader, and all

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cogs_arena.transcripts.ab import (
+from cogs_arena.transcripts.evaluation.ab import (
     MIN_PAIRS,
     Pair,
     ab_result,

@@ -11,9 +11,9 @@ from mcp import Client
 
 from cogs_arena.engines import get_engine
 from cogs_arena.prompts import seat_prompt
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 E = get_engine("blending")
 PLAY_MD = (Path(__file__).resolve().parent.parent / "engines/blending/rules_play.md").read_text(

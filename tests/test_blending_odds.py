@@ -19,9 +19,9 @@ from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.state import State, from_json, to_json
 from cogs_arena.engines.blending.tiles import FOREST, MOUNTAIN, PLAINS, face_from_text, face_text
 from cogs_arena.engines.rng import Stream
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 E = get_engine("blending")
 SLICE, SHOOT, CAST = MOUNTAIN, FOREST, PLAINS

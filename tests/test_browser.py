@@ -14,11 +14,11 @@ from replay_helpers import play_on, start_two_clients
 
 from cogs_arena.engines import get_engine
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts.events import Header
-from cogs_arena.transcripts.html_replay import write_replay
 from cogs_arena.transcripts.io import read_transcript
 from cogs_arena.transcripts.replay import Transition, apply_transition
+from cogs_arena.transcripts.viewer.html_replay import write_replay
 
 pytestmark = pytest.mark.slow
 

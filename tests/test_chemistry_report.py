@@ -19,9 +19,9 @@ from cogs_arena.engines.chemistry.room import HOMES, cell
 from cogs_arena.engines.chemistry.state import ChemState, Cog
 from cogs_arena.engines.chemistry.trip import BOTS_CHOOSE, BOTS_CHOOSE_TICKS
 from cogs_arena.engines.rng import Stream
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 ENGINE = ChemistryEngine()
 

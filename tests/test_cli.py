@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts.events import TRANSITIONS
 
 

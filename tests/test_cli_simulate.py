@@ -14,8 +14,8 @@ import pytest
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.simulate import FUN_NUMBERS
-from cogs_arena.server.cli import main as cli_main
-from cogs_arena.server.sim_play import Planned, play
+from cogs_arena.server.cli.main import main as cli_main
+from cogs_arena.server.series.play import Planned, play
 from cogs_arena.transcripts import read_transcript, replay, score_files
 from cogs_arena.transcripts.events import Header
 

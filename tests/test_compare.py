@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from league_helpers import league_service, llm, play_game, written_game
 
-from cogs_arena.server.cli import main
-from cogs_arena.transcripts.compare import UnpairedData, compare, pair_rows, sign_test
-from cogs_arena.transcripts.results import read_results
+from cogs_arena.server.cli.main import main
+from cogs_arena.transcripts.evaluation.compare import UnpairedData, compare, pair_rows, sign_test
+from cogs_arena.transcripts.evaluation.results import read_results
 
 # Seat 0 is the client's; the other eight are the same bots in every game.
 OTHERS = ["raider", "diplomat", "homesteader", "random"] * 2

@@ -10,8 +10,8 @@ import pytest
 
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.sessions import NotSaved
-from cogs_arena.server.store import Commit, MemoryStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import Commit, MemoryStore
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import Event, Footer
 from cogs_arena.transcripts.io import TranscriptDir, read_transcript

@@ -11,9 +11,9 @@ import pytest
 from mcp import Client
 from mcp_helpers import error_text
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio
 GAMES = ("influence", "territory", "chemistry", "blending")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.sim_play import Planned, play
-from cogs_arena.transcripts.results import read_results
+from cogs_arena.server.series.play import Planned, play
+from cogs_arena.transcripts.evaluation.results import read_results
 
 
 def _games(tmp_path: Path, game: str, bots: tuple[str, ...], seeds: list[int]) -> set[str]:

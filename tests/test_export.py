@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from league_helpers import league_service, llm, play_game, written_game
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.transcripts import read_transcript
+from cogs_arena.transcripts.evaluation.export import COLUMNS, ExportError, export
+from cogs_arena.transcripts.evaluation.results import read_results
 from cogs_arena.transcripts.events import Footer
-from cogs_arena.transcripts.export import COLUMNS, ExportError, export
-from cogs_arena.transcripts.results import read_results
 
 BOTS = ["homesteader", "raider", "diplomat", "random", "homesteader", "raider", "random"]
 

@@ -11,12 +11,12 @@ import pytest
 from mcp import Client
 from mcp_helpers import call, call_error
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.cli.main import main
 from cogs_arena.server.inputs import Submission
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import Batch, Header, Move, event_json
 from cogs_arena.transcripts.io import read_transcript

@@ -43,11 +43,11 @@ from mcp_types import INVALID_PARAMS
 
 from cogs_arena.engines import GameError
 from cogs_arena.server import inputs
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.errors import StaleDecision
 from cogs_arena.server.limits import Limits
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay, score_files
 
 EXAMPLES = int(os.environ.get("COGS_FUZZ_EXAMPLES", "2000"))

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.sim_play import Planned, play
+from cogs_arena.server.series.play import Planned, play
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import event_json
 from cogs_arena.transcripts.io import read_transcript

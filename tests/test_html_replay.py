@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from replay_helpers import PlayedGame, play_on, start_two_clients
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts.events import Event, Header, StateTalk
-from cogs_arena.transcripts.html_replay import edits, page_data, rebuild, render_page
 from cogs_arena.transcripts.io import read_transcript
 from cogs_arena.transcripts.replay import Transition, apply_transition
-from cogs_arena.transcripts.replay_steps import ReplayBook, build_book
+from cogs_arena.transcripts.viewer.html_replay import edits, page_data, rebuild, render_page
+from cogs_arena.transcripts.viewer.replay_steps import ReplayBook, build_book
 
 BLENDING_SHORT = {"players": 2, "end_rounds": 2}
 

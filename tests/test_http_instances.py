@@ -20,7 +20,7 @@ from mcp_helpers import call
 from pg_helpers import PgCluster
 from test_subscribe_legacy import Heard, subscribe
 
-from cogs_arena.server.store_postgres import PostgresStore
+from cogs_arena.server.store.postgres import PostgresStore
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Attempt, Fallback
 

@@ -15,7 +15,7 @@ from http_helpers import HttpServer, free_port, running, sse, streamable
 from mcp import MCPError
 from mcp_helpers import call
 
-from cogs_arena.server.http_guard import Guard, HttpOptions, check_bind, is_loopback
+from cogs_arena.server.web.guard import Guard, HttpOptions, check_bind, is_loopback
 
 pytestmark = pytest.mark.anyio
 

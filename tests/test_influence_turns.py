@@ -20,9 +20,9 @@ from cogs_arena.engines.influence.engine import InfluenceEngine
 from cogs_arena.engines.influence.history import ATTACK_FIELDS, attack_dicts
 from cogs_arena.engines.influence.state import InfluenceState
 from cogs_arena.engines.runner import play_bots
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 ENGINE = get_engine("influence")
 assert isinstance(ENGINE, InfluenceEngine)

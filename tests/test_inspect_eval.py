@@ -22,9 +22,9 @@ from inspect_helpers import LAST_ENTRY
 
 from cogs_arena.prompts import seat_prompt
 from cogs_arena.transcripts import replay
+from cogs_arena.transcripts.evaluation.score import seat_tallies
 from cogs_arena.transcripts.events import Header, Join
 from cogs_arena.transcripts.io import read_transcript
-from cogs_arena.transcripts.score import seat_tallies
 
 pytestmark = pytest.mark.slow
 

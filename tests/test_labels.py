@@ -13,15 +13,15 @@ from mcp import Client, StdioServerParameters
 from mcp_helpers import call, call_error, stdio_params
 from mcp_types import Implementation
 
-from cogs_arena.server.cli import main as cli_main
+from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.cli.main import main as cli_main
 from cogs_arena.server.errors import BadArgument
 from cogs_arena.server.labels import LABELS_ENV, env_labels, server_labels
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript
+from cogs_arena.transcripts.evaluation.score import score_files
 from cogs_arena.transcripts.events import Header, Join, Player
-from cogs_arena.transcripts.score import score_files
 
 DEFAULTS = {"model": "flag-model", "prompt": "v1", "team": "a"}
 

@@ -19,11 +19,11 @@ from leak_helpers import EVERYONE, Table, dump, error_text
 from mcp import Client
 
 from cogs_arena.engines import GameError, IllegalMove
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.errors import BadArgument, StaleDecision
-from cogs_arena.server.mcp_app import build_server
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.store.sqlite import SqliteStore
 
 pytestmark = pytest.mark.anyio
 

@@ -18,9 +18,9 @@ from mcp import Client, MCPError
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_helpers import call, call_error
 
-from cogs_arena.server.http_guard import MIN_TOKEN_CHARS, BindRefused, HttpOptions, check_bind
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
+from cogs_arena.server.web.guard import MIN_TOKEN_CHARS, BindRefused, HttpOptions, check_bind
 
 pytestmark = pytest.mark.anyio
 

@@ -9,9 +9,9 @@ import pytest
 from mcp import Client, MCPError
 from mcp_helpers import call, call_error
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Header
 

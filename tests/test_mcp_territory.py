@@ -10,9 +10,9 @@ import pytest
 from mcp import Client
 from mcp_helpers import call, call_error, error_text
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Attempt, Fallback, Footer
 

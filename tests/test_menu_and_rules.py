@@ -11,10 +11,10 @@ import pytest
 from mcp import Client
 from mcp_helpers import call
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.presenter import contains_matcher
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 ENGINES = Path(__file__).resolve().parent.parent / "engines"
 

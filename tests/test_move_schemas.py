@@ -13,9 +13,9 @@ from mcp_helpers import call
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.registry import available
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio
 GAMES = ("influence", "territory", "chemistry", "blending")

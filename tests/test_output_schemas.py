@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from cogs_arena.server.mcp_support import inline_refs
+from cogs_arena.server.adapter.support import inline_refs
 from cogs_arena.server.models import NewGame, PlayResult, Rejection, View, WaitResult
 
 

@@ -11,10 +11,10 @@ from mcp import Client
 from mcp_helpers import call, call_error
 
 from cogs_arena.engines import MalformedMove
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.models import NewGame
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 
 def service(tmp_path: Path) -> GameService:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from cogs_arena.server.simulate import Progress
+from cogs_arena.server.series.simulate import Progress
 
 
 class Terminal(io.StringIO):

@@ -13,9 +13,15 @@ from pathlib import Path
 import pytest
 from league_helpers import bot_league, llm, written_game
 
-from cogs_arena.server.cli import main
-from cogs_arena.transcripts.rating import LabelRating, Match, bootstrap_intervals, fit, rate
-from cogs_arena.transcripts.results import label_value, parse_by, read_results
+from cogs_arena.server.cli.main import main
+from cogs_arena.transcripts.evaluation.rating import (
+    LabelRating,
+    Match,
+    bootstrap_intervals,
+    fit,
+    rate,
+)
+from cogs_arena.transcripts.evaluation.results import label_value, parse_by, read_results
 
 STRONG = ("bot:homesteader", "bot:raider", "bot:diplomat")
 

@@ -33,12 +33,12 @@ from record_helpers import (
 )
 
 from cogs_arena.engines import GameError
-from cogs_arena.server.cli import main as cli_main
-from cogs_arena.server.http_guard import BindRefused, HttpOptions, check_bind
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.cli.main import main as cli_main
 from cogs_arena.server.models import NewGame
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.web.guard import BindRefused, HttpOptions, check_bind
 from cogs_arena.transcripts import replay
 
 SURROGATE = "\ud800"
@@ -484,7 +484,7 @@ def test_9_abandoned_games_stop_counting_as_live(
     tmp_path: Path, clock: FakeClock, kind: str
 ) -> None:
     from cogs_arena.server.limits import Limits
-    from cogs_arena.server.store_sqlite import SqliteStore
+    from cogs_arena.server.store.sqlite import SqliteStore
 
     limits = Limits(max_live_games=2, games_per_minute=1000, abandoned_after=600.0)
     store = MemoryStore() if kind == "memory" else SqliteStore(tmp_path / "a.sqlite3")

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.server.errors import BadArgument
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import Header
 from cogs_arena.transcripts.io import read_transcript

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs_arena.engines import get_engine
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 from cogs_arena.transcripts import TranscriptDir, read_transcript, replay, replay_events
 from cogs_arena.transcripts.events import (
     Attempt,

@@ -20,8 +20,8 @@ from cogs_arena.server.errors import BadArgument, BadCredential, UnknownGameId
 from cogs_arena.server.models import NewGame
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.sessions import Session
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import read_transcript, replay, strip_wall
 from cogs_arena.transcripts.events import TRANSITIONS, Fallback, Header, Player
 

@@ -11,9 +11,9 @@ from record_helpers import FakeClock
 
 from cogs_arena.engines import NotYourTurn
 from cogs_arena.server.errors import BadArgument, BadCredential, StaleDecision
-from cogs_arena.server.records import GameRecord
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.store.records import GameRecord
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Fallback, Move
 

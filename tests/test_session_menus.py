@@ -11,7 +11,7 @@ from cogs_arena.engines.influence.engine import InfluenceEngine
 from cogs_arena.engines.protocol import LegalMoves
 from cogs_arena.server.service import GameService
 from cogs_arena.server.sessions import Session
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 
 class CountingEngine(InfluenceEngine):

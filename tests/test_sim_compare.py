@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cogs_arena.server.cli import main
+from cogs_arena.server.cli.main import main
 
 
 def test_compare_prints_one_column_per_ruleset(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,9 @@ from mcp_helpers import call, error_text, fight_or_builder
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import play_bots
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 from cogs_arena.transcripts import replay
 from cogs_arena.transcripts.events import Batch, Move, event_json, parse_event
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cogs_arena.server.records import GameRecord, SeatRecord
-from cogs_arena.server.store import Commit, MemoryStore, StaleWrite, Store, StoredRequest
-from cogs_arena.server.store_postgres import PostgresStore
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import Commit, MemoryStore, StaleWrite, Store, StoredRequest
+from cogs_arena.server.store.postgres import PostgresStore
+from cogs_arena.server.store.records import GameRecord, SeatRecord
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts.events import Event, Talk
 
 

@@ -11,7 +11,7 @@ from pg_helpers import PgCluster
 
 from cogs_arena.server.errors import StoreUnavailable
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store_postgres import APP_NAME, PostgresStore
+from cogs_arena.server.store.postgres import APP_NAME, PostgresStore
 
 
 def test_a_lost_database_is_store_unavailable_then_the_next_call_works(

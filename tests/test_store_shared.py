@@ -16,11 +16,11 @@ import pytest
 from record_helpers import FakeClock
 
 from cogs_arena.server.errors import StaleDecision
-from cogs_arena.server.records import GameRecord, SeatRecord
 from cogs_arena.server.service import GameService, Submission
-from cogs_arena.server.store import Commit, GameBusy, SchemaTooNew
-from cogs_arena.server.store_postgres import PostgresStore, migrate
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.memory import Commit, GameBusy, SchemaTooNew
+from cogs_arena.server.store.postgres import PostgresStore, migrate
+from cogs_arena.server.store.records import GameRecord, SeatRecord
+from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import read_transcript, replay
 from cogs_arena.transcripts.events import Attempt, Fallback, Talk
 
@@ -201,7 +201,7 @@ SCHEMA_2_ROW = (
 def test_sqlite_upgrades_a_schema_2_store(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
-    from cogs_arena.server.store_sqlite import STEPS
+    from cogs_arena.server.store.sqlite import STEPS
 
     for statement in STEPS[2]:
         db.execute(statement)
@@ -251,7 +251,7 @@ def test_postgres_upgrades_a_schema_2_store(pg_url: str) -> None:
 def test_serve_names_an_unreachable_database_and_exits(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from cogs_arena.server.cli import main
+    from cogs_arena.server.cli.main import main
 
     monkeypatch.setenv("COGS_ARENA_STORE", "postgresql://arena:pw@127.0.0.1:1/arena")
     assert main(["serve", "--transcripts", str(tmp_path / "t")]) == 2
@@ -263,7 +263,7 @@ def test_serve_names_an_unreachable_database_and_exits(
 def test_the_store_flag_takes_a_file_or_a_url(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from cogs_arena.server.stores import describe, store_spec, transcripts_dir
+    from cogs_arena.server.store.choose import describe, store_spec, transcripts_dir
 
     monkeypatch.delenv("COGS_ARENA_STORE", raising=False)
     monkeypatch.delenv("COGS_ARENA_TRANSCRIPTS", raising=False)

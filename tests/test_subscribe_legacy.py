@@ -17,7 +17,7 @@ from mcp import Client
 from mcp_helpers import call
 from mcp_types import ResourceUpdatedNotification
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
 
 pytestmark = pytest.mark.anyio

@@ -17,9 +17,9 @@ from territory_helpers import arrange
 from cogs_arena.engines.territory.board import CRACKED, KEY_INDEX
 from cogs_arena.engines.territory.engine import TerritoryEngine
 from cogs_arena.engines.territory.state import ELIMINATED, TerritoryState
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 E = TerritoryEngine()
 SABLE, OCHRE, ASH = 0, 1, 8

@@ -16,9 +16,9 @@ from mcp import Client
 from mcp_helpers import call
 
 from cogs_arena.engines.registry import available, get_engine
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store_sqlite import SqliteStore
+from cogs_arena.server.store.sqlite import SqliteStore
 
 
 async def _tools(service: GameService) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.models import GameList
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
+from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio
 

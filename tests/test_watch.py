@@ -11,12 +11,12 @@ from replay_helpers import PlayedGame, play_on, start_two_clients
 from starlette.testclient import TestClient
 
 from cogs_arena.engines import GameError
-from cogs_arena.server.http import build_http_app
-from cogs_arena.server.http_guard import HttpOptions
-from cogs_arena.server.mcp_app import build_server
+from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
-from cogs_arena.server.store import MemoryStore
-from cogs_arena.server.watch import Watch
+from cogs_arena.server.store.memory import MemoryStore
+from cogs_arena.server.web.app import build_http_app
+from cogs_arena.server.web.guard import HttpOptions
+from cogs_arena.server.web.watch import Watch
 
 SHORT = {"players": 2, "end_rounds": 2}
 TOKEN = "t" * 40

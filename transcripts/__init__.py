@@ -1,9 +1,9 @@
 """The game record: typed events, transcript files, replay verification and scoring."""
 
+from .evaluation.score import LabelScore, ScoreProblem, ScoreResult, score_files, seat_label
 from .events import SCHEMA_VERSION, Event, event_json, parse_event, view_digest
 from .io import TranscriptDir, TranscriptError, read_transcript, strip_wall
 from .replay import ReplayReport, replay, replay_events
-from .score import LabelScore, ScoreProblem, ScoreResult, score_files, seat_label
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -1,0 +1,399 @@
+"""The MCP adapter: one tool per service call, structured output plus a readable text block.
+
+Each tool's arguments are validated by its model in `inputs` (published as the tool's input
+schema, with additionalProperties false), so an unknown or bad argument is refused by name
+before the service is called. Every game error becomes a tool error whose text starts with
+`[code]`, for the model to read and act on."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from collections.abc import AsyncIterator, Awaitable
+from typing import Annotated, Any
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
+from pydantic import BaseModel
+
+from ... import __version__
+from ...engines import GameError, get_engine
+from ...engines.registry import _ENGINES
+from ..inputs import (
+    MAX_LABEL_CHARS,
+    JoinGameInput,
+    LegalMovesInput,
+    ListGamesInput,
+    LogInput,
+    NewGameInput,
+    PingInput,
+    PlayInput,
+    ShowInput,
+    SpectateInput,
+    TalkInput,
+    WaitInput,
+    clean_label,
+    validated,
+)
+from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
+from ..pictures import PNG_MIME, png, png_base64
+from ..service import GameService
+from .rules import register_game_rules
+from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
+from .support import (
+    ArenaServer,
+    Ctx,
+    GameChanges,
+    SpectatorFeeds,
+    input_tool,
+)
+from .waiters import WaiterHub
+
+PROGRESS_EVERY = 5.0
+
+# No tool reaches beyond this server's games: openWorldHint is false for all (see input_tool).
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+ACTING = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+)
+
+INSTRUCTIONS = """cogs-arena: board games for LLM seats.
+Start with list_games, then new_game (you get a game_id and a seat credential: pass both to every
+other call). show gives your seat's view; legal_moves the numbered menu; play takes a menu number,
+a move in notation, a list of moves, or a structured move, with an optional `why`. talk sends a
+line to all seats or named seats; log lists the events your seat may see after a cursor."""
+
+
+# ---- result texts -----------------------------------------------------------------------------
+
+
+def _result(model: BaseModel, text: str, picture: str = "") -> CallToolResult:
+    """The text block and the structured content. A view's text is only in the text block
+    (View.text is left out of every dump), so a result does not carry the view twice. A
+    `picture` (SVG) goes beside the text as a PNG image block; the text stays."""
+    content: list[TextContent | ImageContent] = [TextContent(type="text", text=text)]
+    if picture:
+        data = png_base64(png(picture))
+        content.append(ImageContent(type="image", data=data, mime_type=PNG_MIME))
+    return CallToolResult(content=content, structured_content=model.model_dump(mode="json"))
+
+
+def _client_info(ctx: Ctx) -> tuple[str | None, str | None]:
+    """The connecting client's name and version, where the protocol carried them."""
+    try:
+        info = getattr(ctx.session.client_params, "client_info", None)
+    except Exception:  # a client that sent no info is normal under the stateless protocol
+        return None, None
+    if info is None:
+        return None, None
+    return clean_label(str(info.name), MAX_LABEL_CHARS), clean_label(
+        str(info.version), MAX_LABEL_CHARS
+    )
+
+
+def _seat_text(result: NewGame) -> str:
+    """What new_game and join_game say: the ids to keep, invitations, then the first view."""
+    lines = [
+        f"game_id: {result.game_id}",
+        f"credential: {result.credential}",
+        f"You are {result.seat_name} (seat {result.seat}).",
+    ]
+    lines.extend(f"Invitation for {name}: {code}" for name, code in result.invitations.items())
+    if result.spectator_code:
+        lines.append(f"Spectator code: {result.spectator_code}")
+    return "\n".join(lines) + "\n\n" + result.view.text
+
+
+def _menu_text(menu: Menu, page_size: int) -> str:
+    lines = [f"Legal moves (decision {menu.decision}): {_paging(menu, page_size)}"]
+    lines[0] += f". Kinds: {', '.join(menu.kinds)}."
+    if not menu.complete:
+        lines.append("These are single orders; combine them into one submission (see below).")
+    lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
+    if menu.instructions:
+        lines.append("")
+        lines.append(menu.instructions)
+    return "\n".join(lines)
+
+
+def _paging(menu: Menu, page_size: int) -> str:
+    """What this page shows: `entries 51–100 of 137 matching (of 212 legal); page 2 of 3`."""
+    of = f"{menu.total} legal"
+    if menu.matching == 0:
+        return f"no entries match (of {of})"
+    if menu.matching != menu.total:
+        of = f"{menu.matching} matching (of {of})"
+    where = f"page {menu.page} of {menu.pages}"
+    if not menu.moves:
+        return f"no entries on this page ({of}); {where}"
+    first = (menu.page - 1) * page_size + 1
+    return f"entries {first}–{first + len(menu.moves) - 1} of {of}; {where}"
+
+
+def _play_text(result: PlayResult) -> str:
+    lines = []
+    if len(result.accepted) > 2 and result.rejected is None and result.not_applied is None:
+        # The seat sent them; the structured `accepted` lists each one.
+        lines.append(f"Accepted all {len(result.accepted)} moves.")
+    elif result.accepted:
+        lines.append("Accepted: " + "; ".join(result.accepted))
+    if result.rejected is not None:
+        lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
+    if result.not_applied is not None:
+        lines.append(
+            f"Not played from move {result.not_applied.index + 1}: {result.not_applied.reason}"
+        )
+    if result.fallback is not None:
+        lines.append(f"Fallback applied for you: {result.fallback}")
+    if result.submitted_waiting:
+        lines.append("Submitted; the turn resolves when every seat has submitted.")
+    lines.append("")
+    lines.append(result.view.text)
+    return "\n".join(lines)
+
+
+def _wait_text(result: WaitResult) -> str:
+    head = {
+        "your_turn": "It is your turn.",
+        "game_over": "The game is over.",
+        "events": "New events:",
+        "timeout": "Nothing yet; call wait again.",
+    }[result.reason]
+    lines = [head]
+    lines.extend(
+        f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events
+    )
+    lines.append(f"(cursor {result.cursor}; decision {result.decision})")
+    return "\n".join(lines)
+
+
+def _log_text(result: LogResult) -> str:
+    if not result.events:
+        return f"No new events (cursor {result.cursor})."
+    lines = [f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events]
+    lines.append(f"(cursor {result.cursor}: pass it as `after` next time)")
+    return "\n".join(lines)
+
+
+# ---- the server -------------------------------------------------------------------------------
+
+
+def build_server(service: GameService, *, tools_on_loop: bool = False) -> MCPServer[Any]:
+    """The MCP server over `service`; `tools_on_loop` for stdio's one client (see InputTool)."""
+    hub = WaiterHub()
+    changes = GameChanges()
+    bus = InMemorySubscriptionBus()
+    feeds = SpectatorFeeds(service.spectate_with_code, bus)
+    legacy = LegacySubscribers(service.spectate_with_code)
+    hub.on_change.extend([changes.fire, feeds.publish, legacy.publish])
+    service.add_listener(hub.notify)
+
+    def ping(args: PingInput, ctx: Ctx) -> str:
+        """Health check: answers 'pong'. Costs nothing."""
+        return "pong"
+
+    def list_games(args: ListGamesInput, ctx: Ctx) -> Annotated[CallToolResult, GameList]:
+        """The games you can start, with their seats, bots and default ruleset."""
+        games = service.list_games()
+        text = "\n".join(
+            f"- {g.name}: {g.title}. Seats: {', '.join(g.seats)}. Bots: {', '.join(g.bots)}. "
+            f"{g.summary}"
+            for g in games.games
+        )
+        return _result(games, text)
+
+    def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
+        """Start a game: you take one seat, bots take the others. Returns game_id and your
+        seat's credential (keep it: every other call needs it) and your first view.
+
+        Labels (`model`, `prompt`, `labels`) are kept in the record for scoring; each takes
+        its value from the first of: this call, the server's `--label` flags, its
+        COGS_ARENA_LABELS variable. Your client's name and version are recorded beside
+        them."""
+        client_name, client_version = _client_info(ctx)
+        fields = args.model_dump(exclude={"game"})
+        result = service.new_game(
+            args.game, client_name=client_name, client_version=client_version, **fields
+        )
+        return _result(result, _seat_text(result))
+
+    def join_game(args: JoinGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
+        """Take the open seat an invitation names (an invitation works once). Returns the
+        game_id, your seat's credential and your first view. Labels work as in new_game."""
+        client_name, client_version = _client_info(ctx)
+        result = service.join_game(
+            args.invitation,
+            client_name=client_name,
+            client_version=client_version,
+            model=args.model,
+            prompt=args.prompt,
+            labels=args.labels,
+            detail=args.detail,
+        )
+        return _result(result, _seat_text(result))
+
+    def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
+        """Your seat's view of the game: board, whose turn, what you may know. `detail`:
+        full (default), brief, data or none."""
+        view = service.show(args.game_id, args.credential, detail=args.detail, image=args.image)
+        return _result(view, view.text, view.picture)
+
+    def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
+        """Your numbered menu of legal moves with their notation. Numbers stay the same under
+        filters, so you can play by number."""
+        fields = args.model_dump(exclude={"game_id", "credential"})
+        menu = service.legal_moves(args.game_id, args.credential, **fields)
+        return _result(menu, _menu_text(menu, args.page_size))
+
+    def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
+        """Play: give exactly one of move, number, moves or structured. A rejected move returns
+        the reason; you may try once more, then the default move is played for you. A whole
+        turn fits in one call with `moves=[...]`. The answer carries your new view: brief by
+        default (`detail`: full, brief, data or none)."""
+        result = service.play(
+            args.game_id,
+            args.credential,
+            args.submission(),
+            why=args.why,
+            request_id=args.request_id,
+            expect_decision=args.decision,
+            detail=args.detail,
+            image=args.image,
+        )
+        return _result(result, _play_text(result), result.view.picture)
+
+    def talk(args: TalkInput, ctx: Ctx) -> Annotated[CallToolResult, TalkResult]:
+        """Say something to all seats, or privately to named seats."""
+        result = service.talk(args.game_id, args.credential, args.text, to=args.to)
+        return _result(result, f"Said to {', '.join(result.delivered_to)}. {result.note}")
+
+    def log(args: LogInput, ctx: Ctx) -> Annotated[CallToolResult, LogResult]:
+        """Events your seat may see (moves, talk, fallbacks, the end) after a cursor."""
+        result = service.log(args.game_id, args.credential, after=args.after, limit=args.limit)
+        return _result(result, _log_text(result))
+
+    async def wait(args: WaitInput, ctx: Ctx) -> Annotated[CallToolResult, WaitResult]:
+        """Wait until you must act, the game ends, or events you may see arrive after the
+        cursor; otherwise return after `timeout` seconds with reason 'timeout'."""
+        hub.bind()
+
+        def poll() -> Awaitable[WaitResult]:
+            return anyio.to_thread.run_sync(service.poll, args.game_id, args.credential, args.after)
+
+        started = time.monotonic()
+        deadline = started + args.timeout
+        next_progress = started + PROGRESS_EVERY
+        # The game is looked at first, after a change notice (moves, talk, and the deadlines
+        # the service's ticker commits all send one), and once more at the end.
+        with changes.watch(args.game_id) as changed:
+            result = await poll()
+            while not result.ready:
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if now >= next_progress:
+                    next_progress = now + PROGRESS_EVERY
+                    await ctx.report_progress(now - started, args.timeout, "waiting for the others")
+                with anyio.move_on_after(min(deadline, next_progress) - now):
+                    await changed.wait()
+                if changed.is_set() or time.monotonic() >= deadline:
+                    changed.clear()
+                    result = await poll()
+        return _result(result, _wait_text(result))
+
+    def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
+        """A read-only view of a game: no hand, no private talk until the game is over."""
+        view = service.spectate_with_code(args.spectator_code, image=args.image)
+        return _result(view, view.text, view.picture)
+
+    tool = functools.partial(input_tool, on_loop=tools_on_loop)
+    tools: list[Tool] = [
+        tool(ping, PingInput, READ_ONLY, "Ping"),
+        tool(list_games, ListGamesInput, READ_ONLY, "List games"),
+        tool(new_game, NewGameInput, ACTING, "Start a game"),
+        tool(join_game, JoinGameInput, ACTING, "Join a game"),
+        tool(show, ShowInput, READ_ONLY, "Show your view"),
+        tool(legal_moves, LegalMovesInput, READ_ONLY, "List legal moves"),
+        tool(play, PlayInput, ACTING, "Play a move"),
+        tool(talk, TalkInput, ACTING, "Talk to seats"),
+        tool(log, LogInput, READ_ONLY, "Read the event log"),
+        tool(wait, WaitInput, READ_ONLY, "Wait for your turn or news"),
+        tool(spectate, SpectateInput, READ_ONLY, "Spectate a game"),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
+        hub.bind()
+        yield
+
+    mcp = ArenaServer(
+        "cogs-arena",
+        title="cogs-arena",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+        lifespan=lifespan,
+        tools=tools,
+        subscriptions=bus,
+        middleware=[feeds.middleware],
+    )
+    mcp.serve_legacy_subscriptions(legacy)
+
+    for name in _ENGINES:
+        _register_game_documents(mcp, name)
+    register_game_rules(mcp, service, list(_ENGINES))  # a game's era rules, the seat prompts
+
+    @mcp.resource(
+        SPECTATE_PREFIX + "{spectator_code}",
+        name="spectator",
+        description="A spectator's view of a game, opened by its spectator code (hidden "
+        "information only after the end). Subscribe to hear when the game changes.",
+        mime_type="text/plain",
+    )
+    async def spectator(spectator_code: str) -> str:
+        try:
+            code = validated(SpectateInput, spectator_code=spectator_code).spectator_code
+            view = await anyio.to_thread.run_sync(service.spectate_with_code, code)
+        except GameError as exc:
+            raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
+        feeds.saw(view, SPECTATE_PREFIX + spectator_code)
+        return view.text
+
+    return mcp
+
+
+def _register_game_documents(mcp: MCPServer[Any], name: str) -> None:
+    try:
+        engine = get_engine(name)
+    except (GameError, ImportError):
+        return
+
+    @mcp.resource(
+        f"cogs-arena://rules/{name}",
+        name=f"{name}-rules",
+        title=f"{engine.title} rules",
+        description=f"The rules of {engine.title} a player needs: the current rules, the "
+        f"decisions that settle their gaps, and this server's notation. The full text is "
+        f"cogs-arena://rules/{name}/full.",
+        mime_type="text/markdown",
+    )
+    def rules() -> str:
+        return engine.rules_play_text()
+
+    @mcp.resource(
+        f"cogs-arena://rules/{name}/full",
+        name=f"{name}-rules-full",
+        title=f"{engine.title} rules (full text)",
+        description=f"The whole rules document of {engine.title}, with every decision; for "
+        "some games also older rule eras and design notes that do not apply here.",
+        mime_type="text/markdown",
+    )
+    def rules_full() -> str:
+        return engine.rules_text()

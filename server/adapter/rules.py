@@ -1,0 +1,66 @@
+"""The rules and the seat prompt of one game's rule era (issue 14, Blending's older eras).
+
+`cogs-arena://rules/<game>` is the current rules; a game started with an older era's switches
+(Blending's `land`, `combat`, `endgame`) is described by `cogs-arena://rules/<game>/game/<game_id>`,
+which reads that game's ruleset (a ruleset is no secret: a game id is enough) and gives the rules
+of its era only. The seat prompt `<game>_seat`, given a game id, describes that game's era and
+names the same resource."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
+from ...engines import GameError, get_engine
+from ...engines.protocol import Ruleset
+from ...prompts import seat_prompt
+from ..service import GameService
+
+
+def register_game_rules(mcp: MCPServer[Any], service: GameService, names: list[str]) -> None:
+    @mcp.resource(
+        "cogs-arena://rules/{game}/game/{game_id}",
+        name="game-rules",
+        title="The rules of one game's era",
+        description="The rules a player of that game needs, for the rule era its ruleset "
+        "chose (the same as cogs-arena://rules/<game> for a game under the current rules).",
+        mime_type="text/markdown",
+    )
+    async def game_rules(game: str, game_id: str) -> str:
+        try:
+            name, ruleset = await anyio.to_thread.run_sync(service.game_ruleset, game_id)
+        except GameError as exc:
+            raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
+        if name != game:
+            raise ResourceNotFoundError(f"Game {game_id} is a game of {name}, not {game}.")
+        return get_engine(name).rules_play_text(ruleset)
+
+    for name in names:
+        _register_prompt(mcp, service, name)
+
+
+def _register_prompt(mcp: MCPServer[Any], service: GameService, name: str) -> None:
+    try:
+        engine = get_engine(name)
+    except (GameError, ImportError):
+        return
+
+    @mcp.prompt(
+        name=f"{name}_seat",
+        title=f"Play a seat of {engine.title}",
+        description=f"How to play {engine.title} through this server's tools (given a game id, "
+        "for that game's rule era).",
+    )
+    async def prompt(game_id: str = "", credential: str = "") -> str:
+        ruleset: Ruleset | None = None
+        if game_id:
+            try:
+                game, ruleset = await anyio.to_thread.run_sync(service.game_ruleset, game_id)
+            except GameError:
+                ruleset = None  # an unknown id: the prompt of the current rules
+            else:
+                ruleset = ruleset if game == name else None
+        return seat_prompt(name, game_id=game_id, credential=credential, ruleset=ruleset)
