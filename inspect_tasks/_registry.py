@@ -1,6 +1,8 @@
 """Inspect's entry point (`[project.entry-points.inspect_ai]`): importing this module registers
-the tasks, so Inspect finds `cogs_arena/<game>` by name."""
+the tasks, so Inspect finds `cogs_arena/<game>` by name, and the offline model provider
+(`--model cogs_arena/first-legal`)."""
 
+from .offline import OfflineModel
 from .tasks import blending, chemistry, influence, territory
 
-__all__ = ["blending", "chemistry", "influence", "territory"]
+__all__ = ["OfflineModel", "blending", "chemistry", "influence", "territory"]

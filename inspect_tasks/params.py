@@ -16,6 +16,10 @@ from ..prompts import seat_prompt
 DEFAULT_PROMPT = "default"
 NO_PROMPT = "none"
 ROTATE = "rotate"
+AB_PAIRS = 20
+"""Seeds (seat-swapped pairs per arm) of the A/B design when none are given."""
+NULL_SUFFIX = ".null"
+"""The null arm's label: the baseline's label with this added."""
 DETAILS = ("full", "brief", "none")
 TRANSCRIPTS_ENV = "COGS_ARENA_TRANSCRIPTS"
 DEFAULT_TRANSCRIPTS = Path("logs") / "cogs-arena-transcripts"
@@ -49,7 +53,8 @@ class GamePlan:
     seat_names: tuple[str, ...]
     seeds: tuple[int, ...]
     seats: tuple[int, ...]
-    """The seat the model takes (single model), or the rotation offsets (several models)."""
+    """The seat the model takes (single model), or the rotation offsets (several models); empty
+    for the balanced default, where the i-th seed seats it at seat i mod seats."""
     bots: tuple[str, ...] | None
     prompts: tuple[PromptVariant, ...]
     ruleset: dict[str, Any] | None
@@ -58,10 +63,28 @@ class GamePlan:
     """Model roles seated together (several models); empty for one model."""
     transcripts: Path = field(default=DEFAULT_TRANSCRIPTS)
     rules: str = ""
+    ab: bool = False
+    """The A/B design: `prompts` is (A, B, A's null copy); see `ab_seats`."""
+
+    @property
+    def baseline(self) -> PromptVariant:
+        return self.prompts[0]
+
+    def ab_seats(self, index: int) -> tuple[int, int]:
+        """The two seats of the `index`-th seed's pairs: the given ones, else seat i mod seats
+        and the next; each pair plays them once each way round."""
+        if self.seats:
+            return self.seats[0], self.seats[1]
+        n = len(self.seat_names)
+        return index % n, (index + 1) % n
 
     def system_message(self, prompt: PromptVariant) -> str:
         parts = [prompt.text.strip(), BOUND_TOOLS_NOTE, f"# The rules\n\n{self.rules.strip()}"]
         return "\n\n".join(part for part in parts if part)
+
+    def seats_for(self, index: int) -> tuple[int, ...]:
+        """The seats (or rotation offsets) of the `index`-th seed's samples."""
+        return self.seats or (index % len(self.seat_names),)
 
     def role_seats(self, offset: int) -> list[int]:
         """The seat of each role for one rotation offset."""
@@ -92,7 +115,9 @@ def _default_bot(game: str) -> str:
     return next((b for b in bots if b != "random"), bots[0])
 
 
-def _seeds(seeds: int | str | Sequence[int | str]) -> tuple[int, ...]:
+def _seeds(seeds: int | str | Sequence[int | str] | None, ab: bool) -> tuple[int, ...]:
+    if seeds is None:
+        seeds = AB_PAIRS if ab else 1
     if isinstance(seeds, str) and seeds.strip().isdigit():
         seeds = int(seeds)
     if isinstance(seeds, bool | str):
@@ -132,7 +157,9 @@ def _seat(names: Sequence[str], value: int | str) -> int:
     )
 
 
-def _seats(names: Sequence[str], seat: int | str | Sequence[int | str]) -> tuple[int, ...]:
+def _seats(names: Sequence[str], seat: int | str | Sequence[int | str] | None) -> tuple[int, ...]:
+    if seat is None:
+        return ()
     if isinstance(seat, str) and seat.casefold() == ROTATE:
         return tuple(range(len(names)))
     if isinstance(seat, int | str):
@@ -195,8 +222,8 @@ def transcripts_dir(value: str | None) -> Path:
 def game_plan(
     game: str,
     *,
-    seeds: int | str | Sequence[int | str],
-    seat: int | str | Sequence[int | str],
+    seeds: int | str | Sequence[int | str] | None,
+    seat: int | str | Sequence[int | str] | None,
     bots: str | Sequence[str] | None,
     prompt: str | Sequence[str],
     prompt_label: str | Sequence[str] | None,
@@ -204,6 +231,7 @@ def game_plan(
     detail: str,
     roles: str | Sequence[str] | None = None,
     transcripts: str | None = None,
+    ab: bool = False,
 ) -> GamePlan:
     engine = get_engine(game)
     if ruleset is not None and not isinstance(ruleset, dict):
@@ -224,17 +252,43 @@ def game_plan(
             raise ParameterError(
                 f"bots: {bot!r} is not a bot of {game}; one of " + ", ".join(engine.bots())
             )
+    if not isinstance(ab, bool):
+        raise ParameterError(f"ab: {ab!r}; true or false")
+    variants = _prompts(game, prompt, prompt_label, engine.ruleset(ruleset))
+    seats = _seats(names, seat)
+    if ab:
+        variants = _ab_variants(variants, seats, role_names)
     return GamePlan(
         game=game,
         title=engine.title,
         seat_names=names,
-        seeds=_seeds(seeds),
-        seats=_seats(names, seat),
+        seeds=_seeds(seeds, ab),
+        seats=seats,
         bots=bot_names,
-        prompts=_prompts(game, prompt, prompt_label, engine.ruleset(ruleset)),
+        prompts=variants,
         ruleset=ruleset,
         detail=detail,
         roles=role_names,
         transcripts=transcripts_dir(transcripts),
         rules=engine.rules_play_text(engine.ruleset(ruleset)),
+        ab=ab,
     )
+
+
+def _ab_variants(
+    variants: tuple[PromptVariant, ...], seats: tuple[int, ...], roles: tuple[str, ...]
+) -> tuple[PromptVariant, ...]:
+    """(A, B, A's null copy) for the A/B design, which seats the main model twice."""
+    if len(variants) != 2:
+        raise ParameterError(
+            f"ab: give exactly two prompts, the baseline first (got {len(variants)})"
+        )
+    if roles:
+        raise ParameterError("ab: plays the main model against itself; leave out roles")
+    if seats and len(seats) != 2:
+        raise ParameterError("ab: seat is the pair's two seats (a list of two), or leave it out")
+    baseline, other = variants
+    null = PromptVariant(baseline.label + NULL_SUFFIX, baseline.text)
+    if other.label == null.label:
+        raise ParameterError(f"ab: the label {null.label!r} is the null arm's; rename B")
+    return baseline, other, null

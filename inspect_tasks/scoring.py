@@ -1,51 +1,23 @@
 """Scores read from the game's own record: the transcript the sample's server wrote. Each seated
 model gets score, rank, win, finished, illegal attempts, fallbacks, play attempts and the tool
-calls it made; a game that did not finish gives `finished` 0 and no score, rank or win, so the
-means are over finished games only."""
+calls it made; a game that did not finish gives `finished` 0 and no score, rank or win (the
+metrics count it as unfinished and as a loss in the win rate: see `metrics`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..transcripts.evaluation.score import SeatTally, seat_tallies
-from ..transcripts.events import Header
+from ..transcripts.events import Event
 from ..transcripts.io import read_transcript
+from .metrics import GAME_KEY, PLAYERS_KEY, ab_pairs, by_variant, played_key
 
 SEATS_KEY = "cogs_arena_seats"
 """Sample metadata: one entry per seated model (role, seat, game id, transcript, run)."""
-
-
-@metric
-def means() -> Metric:
-    """The mean of each key of the scores' values, over the samples that have the key."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        sums: dict[str, float] = defaultdict(float)
-        counts: dict[str, int] = defaultdict(int)
-        for item in scores:
-            value = item.score.value
-            if not isinstance(value, dict):
-                continue
-            for key, number in value.items():
-                if isinstance(number, int | float) and not isinstance(number, bool):
-                    sums[key] += float(number)
-                    counts[key] += 1
-        return {key: sums[key] / counts[key] for key in sums}
-
-    return compute
 
 
 def seat_values(tally: SeatTally, tool_calls: int) -> dict[str, float]:
@@ -61,11 +33,9 @@ def seat_values(tally: SeatTally, tool_calls: int) -> dict[str, float]:
     return values
 
 
-def read_seats(transcript: str | Path) -> tuple[Header, list[SeatTally]]:
+def read_game(transcript: str | Path) -> tuple[list[Event], list[SeatTally]]:
     events = read_transcript(transcript)
-    header = events[0]
-    assert isinstance(header, Header)  # read_transcript refuses a file without one
-    return header, seat_tallies(events)
+    return events, seat_tallies(events)
 
 
 def _explain(entry: dict[str, Any], tally: SeatTally, seats: int) -> str:
@@ -80,7 +50,17 @@ def _explain(entry: dict[str, Any], tally: SeatTally, seats: int) -> str:
     )
 
 
-@scorer(metrics=[means()])
+def _group(entry: dict[str, Any], state: TaskState) -> str:
+    """Where the metrics count this seat: its prompt, and its model role if it has one (the
+    A/B design's sides are one model under two prompts, so there the prompt alone)."""
+    prompt = str(entry.get("prompt") or state.metadata.get("prompt", ""))
+    role = entry.get("role")
+    if role is None or state.metadata.get("ab"):
+        return prompt
+    return f"{prompt}/{role}"
+
+
+@scorer(metrics=[by_variant(), ab_pairs()])
 def game_outcome() -> Scorer:
     """Each seated model's outcome, read from the transcript named in the sample metadata.
     With one model the keys are plain (`score`, `win`, …); with several they are prefixed by
@@ -91,7 +71,7 @@ def game_outcome() -> Scorer:
         if not entries:
             return Score(value={}, explanation="no game was started")
         transcript = entries[0]["transcript"]
-        _, tallies = read_seats(transcript)
+        events, tallies = read_game(transcript)
         single = len(entries) == 1
         value: dict[str, float] = {}
         lines = []
@@ -104,7 +84,16 @@ def game_outcome() -> Scorer:
         return Score(
             value=value,
             explanation="\n".join(lines),
-            metadata={"transcript": transcript, "game_id": entries[0]["game_id"]},
+            metadata={
+                "transcript": transcript,
+                "game_id": entries[0]["game_id"],
+                "prompt": state.metadata.get("prompt"),
+                GAME_KEY: played_key(events),
+                PLAYERS_KEY: [
+                    {"role": e.get("role"), "seat": e["seat"], "group": _group(e, state)}
+                    for e in entries
+                ],
+            },
         )
 
     return score

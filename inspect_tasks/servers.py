@@ -6,6 +6,7 @@ need one server they all reach, so then it listens on a loopback HTTP port the s
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import subprocess
 import sys
@@ -33,10 +34,22 @@ def serve_args(transcripts: Path, *extra: str) -> list[str]:
     ]
 
 
+IMPORT_ENV = ("PYTHONPATH", "PYTHONNOUSERSITE")
+"""What decides which `cogs_arena` a Python process imports. MCP's stdio client starts a server
+with a few safe variables only; without these the server could run another copy of the package
+than the task (an installed one instead of a checkout), whose records this copy cannot replay."""
+
+
+def import_env() -> dict[str, str]:
+    return {name: os.environ[name] for name in IMPORT_ENV if name in os.environ}
+
+
 def stdio_server(transcripts: Path) -> MCPServer:
     """A server process over stdio, started when its `mcp_connection` is entered and kept
-    until it is left: the whole sample."""
-    return mcp_server_stdio(name="cogs-arena", command=sys.executable, args=serve_args(transcripts))
+    until it is left: the whole sample. It imports the same package as the task."""
+    return mcp_server_stdio(
+        name="cogs-arena", command=sys.executable, args=serve_args(transcripts), env=import_env()
+    )
 
 
 @contextlib.asynccontextmanager

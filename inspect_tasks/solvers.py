@@ -6,6 +6,7 @@ own MCP client and credential, over one HTTP server."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -55,11 +56,12 @@ def conversation(plan: GamePlan, prompt: PromptVariant, seat: Seat) -> list[Chat
 
 
 def seat_entry(
-    plan: GamePlan, seat: Seat, model: Model, role: str | None, run: SeatRun
+    plan: GamePlan, seat: Seat, model: Model, role: str | None, prompt: str, run: SeatRun
 ) -> dict[str, Any]:
     return {
         "role": role,
         "model": str(model),
+        "prompt": prompt,
         "seat": seat.seat,
         "seat_name": seat.seat_name,
         "game_id": seat.game_id,
@@ -102,7 +104,7 @@ def seat_solver(plan: GamePlan, max_steps: int) -> Solver:
                 labels=run_labels(state),
             )
             run = SeatRun()
-            state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, run)]
+            state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, prompt.label, run)]
             state.metadata.update(game_id=seat.game_id, transcript=_transcript(state))
             state.messages = conversation(plan, prompt, seat)
             tools = client.model_tools(plan.detail)
@@ -110,7 +112,7 @@ def seat_solver(plan: GamePlan, max_steps: int) -> Solver:
             try:
                 await play_seat(model, state.messages, tools, client, max_steps, run)
             finally:
-                state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, run)]
+                state.metadata[SEATS_KEY] = [seat_entry(plan, seat, model, None, prompt.label, run)]
         return state
 
     return solve
@@ -120,15 +122,52 @@ def _transcript(state: TaskState) -> str:
     return str(state.metadata[SEATS_KEY][0]["transcript"])
 
 
+@dataclass(frozen=True)
+class Player:
+    """One model seated in a game of several."""
+
+    name: str
+    """The prefix of its score keys (`red_score`) and its `role` in the seat entry."""
+    role: str | None
+    """Its Inspect model role; None for the main model (the A/B design seats it twice)."""
+    prompt: PromptVariant
+    seat: int
+    labels: dict[str, str]
+    """Kept in the record beside the run labels."""
+
+
+def players(plan: GamePlan, state: TaskState) -> list[Player]:
+    ab = state.metadata.get("ab")
+    if ab:
+        return [
+            Player(
+                name=p["side"],
+                role=None,
+                prompt=next(v for v in plan.prompts if v.label == p["prompt"]),
+                seat=p["seat"],
+                labels={"ab_arm": ab["arm"], "ab_side": p["side"]},
+            )
+            for p in ab["players"]
+        ]
+    prompt = _prompt(plan, state)
+    seats = plan.role_seats(state.metadata["seat"])
+    return [
+        Player(name=role, role=role, prompt=prompt, seat=seat, labels={"role": role})
+        for role, seat in zip(plan.roles, seats, strict=True)
+    ]
+
+
 @solver
 def seats_solver(plan: GamePlan, max_steps: int) -> Solver:
-    """Several models in one game: role i sits at seat (offset + i) mod seats, where the sample's
-    `seat` is the offset. The first role starts the game with the others' seats open; each other
-    role joins with its invitation. Bots take the remaining seats."""
+    """Several models in one game. With roles, role i sits at seat (offset + i) mod seats,
+    where the sample's `seat` is the offset; in the A/B design the main model sits at the
+    sample's two seats under its two prompts. The first player starts the game with the
+    others' seats open; each other player joins with its invitation. Bots take the remaining
+    seats."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        prompt = _prompt(plan, state)
-        seats = plan.role_seats(state.metadata["seat"])
+        seated = players(plan, state)
+        seats = [p.seat for p in seated]
         plan.transcripts.mkdir(parents=True, exist_ok=True)
         labels = run_labels(state)
         created = anyio.Event()
@@ -136,15 +175,17 @@ def seats_solver(plan: GamePlan, max_steps: int) -> Solver:
         entries: dict[str, dict[str, Any]] = {}
         conversations: dict[str, list[ChatMessage]] = {}
 
-        async def play(index: int, role: str, url: str) -> None:
-            model = get_model(role=role, required=True)
-            server = mcp_server_http(name=f"cogs-arena ({role})", url=url, timeout=HTTP_TIMEOUT)
+        async def play(index: int, player: Player, url: str) -> None:
+            model = get_model(role=player.role, required=True) if player.role else get_model()
+            server = mcp_server_http(
+                name=f"cogs-arena ({player.name})", url=url, timeout=HTTP_TIMEOUT
+            )
             async with mcp_connection([server]):
                 client = SeatClient(await server.tools())
                 given: dict[str, Any] = {
                     "model": str(model),
-                    "prompt": prompt.label,
-                    "labels": {**labels, "role": role},
+                    "prompt": player.prompt.label,
+                    "labels": {**labels, **player.labels},
                     "detail": plan.detail,
                 }
                 if index == 0:
@@ -160,26 +201,27 @@ def seats_solver(plan: GamePlan, max_steps: int) -> Solver:
                     code = invitations[plan.seat_names[seats[index]]]
                     seat = await client.join_game(code, **given)
                 run = SeatRun()
-                entries[role] = seat_entry(plan, seat, model, role, run)
-                messages = conversations[role] = conversation(plan, prompt, seat)
+                entry = seat_entry(plan, seat, model, player.name, player.prompt.label, run)
+                entries[player.name] = entry
+                messages = conversations[player.name] = conversation(plan, player.prompt, seat)
                 try:
                     await play_seat(
                         model, messages, client.model_tools(plan.detail), client, max_steps, run
                     )
                 finally:
-                    entries[role] = seat_entry(plan, seat, model, role, run)
+                    entries[player.name] = {**entry, **run.to_json()}
 
         try:
             async with http_server(plan.transcripts) as url, anyio.create_task_group() as tg:
-                for index, role in enumerate(plan.roles):
-                    tg.start_soon(play, index, role, url)
+                for index, player in enumerate(seated):
+                    tg.start_soon(play, index, player, url)
         finally:
-            state.metadata[SEATS_KEY] = [entries[r] for r in plan.roles if r in entries]
+            state.metadata[SEATS_KEY] = [entries[p.name] for p in seated if p.name in entries]
             if entries:
                 first = state.metadata[SEATS_KEY][0]
                 state.metadata.update(game_id=first["game_id"], transcript=first["transcript"])
-            if plan.roles[0] in conversations:
-                state.messages = conversations[plan.roles[0]]
+            if seated[0].name in conversations:
+                state.messages = conversations[seated[0].name]
         return state
 
     return solve

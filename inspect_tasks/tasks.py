@@ -22,11 +22,13 @@ Seats = int | str | Sequence[int | str]
 
 def samples(plan: GamePlan) -> list[Sample]:
     """One sample per seed, seat (or rotation of the roles) and prompt variant: the same seeds
-    for every variant, so results pair by game, seed and seat."""
+    and seats for every variant, so results pair by game, seed and seat. Without a seat the
+    i-th seed seats the model at seat i mod seats (a first-mover edge then weighs on every
+    variant alike, and the seat column shows it)."""
     out = []
     for prompt in plan.prompts:
-        for seed in plan.seeds:
-            for seat in plan.seats:
+        for index, seed in enumerate(plan.seeds):
+            for seat in plan.seats_for(index):
                 where = f"rot{seat}" if plan.roles else f"seat{seat}"
                 out.append(
                     Sample(
@@ -45,14 +47,48 @@ def samples(plan: GamePlan) -> list[Sample]:
     return out
 
 
+def ab_samples(plan: GamePlan) -> list[Sample]:
+    """The A/B design: per seed, the arm (A against B) and the null arm (A against its copy),
+    each played twice on that seed with the two seats swapped. Side `a` is always A."""
+    baseline, other, null = plan.prompts
+    out = []
+    for index, seed in enumerate(plan.seeds):
+        x, y = plan.ab_seats(index)
+        for arm, versus in (("arm", other), ("null", null)):
+            for swap, (a_seat, b_seat) in enumerate(((x, y), (y, x))):
+                players = [
+                    {"side": "a", "prompt": baseline.label, "seat": a_seat},
+                    {"side": "b", "prompt": versus.label, "seat": b_seat},
+                ]
+                out.append(
+                    Sample(
+                        id=f"{plan.game}-seed{seed}-{arm}-swap{swap}",
+                        input=f"Play {plan.title} from seed {seed}: {baseline.label} against "
+                        f"{versus.label}.",
+                        metadata={
+                            "game": plan.game,
+                            "seed": seed,
+                            "seat": a_seat,
+                            "seat_name": plan.seat_names[a_seat],
+                            "prompt": baseline.label,
+                            "roles": [],
+                            "ab": {"arm": arm, "swap": swap, "players": players},
+                        },
+                    )
+                )
+    return out
+
+
 def game_task(game: str, max_steps: int, **plan_args: Any) -> Task:
     """The task for one game; `plan_args` are `game_plan`'s (see the registered tasks)."""
     plan = game_plan(game, **plan_args)
     if max_steps < 1:
         raise ValueError("max_steps: 1 or more")
-    solve = seats_solver(plan, max_steps) if plan.roles else seat_solver(plan, max_steps)
+    several = plan.roles or plan.ab
+    solve = seats_solver(plan, max_steps) if several else seat_solver(plan, max_steps)
+    made = ab_samples(plan) if plan.ab else samples(plan)
     return Task(
-        dataset=MemoryDataset(samples(plan), name=f"cogs_arena_{game}"),
+        dataset=MemoryDataset(made, name=f"cogs_arena_{game}"),
         solver=solve,
         scorer=game_outcome(),
         metadata={
@@ -60,14 +96,16 @@ def game_task(game: str, max_steps: int, **plan_args: Any) -> Task:
             "transcripts": str(plan.transcripts),
             "prompts": [p.label for p in plan.prompts],
             "roles": list(plan.roles),
+            "ab": plan.ab,
         },
     )
 
 
 PARAMETERS = """Parameters (`-T name=value`):
 
-seeds: a count N (seeds 0 … N-1) or a list of seeds.
+seeds: a count N (seeds 0 … N-1) or a list of seeds (default 1; 20 with ab).
 seat: the model's seat, by number or name; a list of seats; or 'rotate' for every seat.
+  By default the i-th seed (counting from 0) seats it at seat i mod seats.
   With `roles`, the rotation offset(s): role i sits at seat (offset + i) mod seats.
 bots: the bots for the other seats: one name for all, or one per bot seat in seat order.
 prompt: the seat prompt: 'default' (the server's `<game>_seat` prompt), 'none', or a path
@@ -79,6 +117,9 @@ detail: the default detail of the views the model gets from show and play: full,
   or none.
 roles: Inspect model roles to seat together in one game (`--model-role name=provider/model`).
 max_steps: model generations per seat before the harness stops the seat.
+ab: the A/B design (two prompts, the baseline first): per seed, A against B and A against
+  a copy of A labelled '<A>.null' (the noise floor), each twice with the two seats swapped;
+  `seat` is then the pair's two seats (default: seat i mod seats and the next).
 transcripts: where the game records go (default: $COGS_ARENA_TRANSCRIPTS, else
   ./logs/cogs-arena-transcripts).
 """
@@ -95,8 +136,8 @@ def _task_for(game: str) -> Callable[..., Task]:
     """The registered task of one game: Inspect reads its parameters from this signature."""
 
     def game_eval(
-        seeds: int | str | Sequence[int | str] = 1,
-        seat: Seats = 0,
+        seeds: int | str | Sequence[int | str] | None = None,
+        seat: Seats | None = None,
         bots: str | Sequence[str] | None = None,
         prompt: str | Sequence[str] = DEFAULT_PROMPT,
         prompt_label: str | Sequence[str] | None = None,
@@ -105,6 +146,7 @@ def _task_for(game: str) -> Callable[..., Task]:
         roles: str | Sequence[str] | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         transcripts: str | None = None,
+        ab: bool = False,
     ) -> Task:
         given = dict(locals())
         del given["game"]  # the closure's variable, not a parameter

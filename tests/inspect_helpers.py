@@ -1,9 +1,8 @@
 """Scripted models for the Inspect tasks, and a runner for evals in a process of their own.
 
-A scripted model reads only its messages, as a model would: it plays a menu entry (its own
-preference, the first or the last, unless its system prompt says to play the last), reading the
-numbers out of the `legal_moves` result text; it calls `wait` when the server says others are
-still to act, and `legal_moves` otherwise.
+A scripted model reads only its messages, as a model would: it makes the offline model's calls
+(`cogs_arena.inspect_tasks.offline.next_call`), playing the menu entry of its own preference, the
+first or the last, unless its system prompt says to play the last.
 
 `python tests/inspect_helpers.py '<json>'` runs evals by task name (as `inspect eval` would, so
 Inspect finds the tasks through the package's entry point) and prints the logs' locations."""
@@ -11,7 +10,6 @@ Inspect finds the tasks through the package's entry point) and prints the logs' 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -19,19 +17,16 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
-    ChatMessageTool,
-    ChatMessageUser,
     GenerateConfig,
     ModelOutput,
     ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from cogs_arena.inspect_tasks.offline import next_call
+
 LAST_ENTRY = "Always play the LAST entry of the legal-moves menu."
 """A line a prompt variant may carry; the scripted model obeys it."""
-
-_ENTRY = re.compile(r"^\s*(\d+)\. ", re.MULTILINE)
-_WAIT_SIGNS = ("Submitted; the turn resolves", "Call wait", "Nothing yet", "New events:")
 
 
 def _output(tool: str, **arguments: Any) -> ModelOutput:
@@ -57,31 +52,19 @@ def scripted(prefer: str = "first") -> Policy:
 
 def _next_call(messages: list[ChatMessage], prefer: str) -> ModelOutput:
     system = next((m.text for m in messages if isinstance(m, ChatMessageSystem)), "")
-    last = messages[-1]
-    text = last.text
-    if isinstance(last, ChatMessageTool) and last.error is None:
-        if last.function == "legal_moves":
-            numbers = [int(n) for n in _ENTRY.findall(text)]
-            if numbers:
-                take_last = prefer == "last" or LAST_ENTRY in system
-                pick = numbers[-1] if take_last else numbers[0]
-                return _output("play", number=pick, why="scripted")
-        if last.function == "wait" and not text.startswith("It is your turn"):
-            return _output("wait", timeout=5)
-    if isinstance(last, ChatMessageTool | ChatMessageUser) and any(s in text for s in _WAIT_SIGNS):
-        return _output("wait", timeout=5)
-    if isinstance(last, ChatMessageTool) and last.error is not None and "turn" in text:
-        return _output("wait", timeout=5)
-    return _output("legal_moves")
+    take_last = prefer == "last" or LAST_ENTRY in system
+    tool, arguments = next_call(messages, -1 if take_last else 0)
+    return _output(tool, **arguments)
 
 
 def main(spec: dict[str, Any]) -> list[str]:
-    """Runs `spec["evals"]` (each: task name, task args, roles -> preference) with a scripted
-    main model; returns the log locations."""
+    """Runs `spec["evals"]` (each: task name, task args, roles -> preference, and optionally
+    `model`, a model name such as `cogs_arena/first-legal`, instead of the scripted main
+    model); returns the log locations."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
-    locations = []
+    locations: list[str] = []
     for run in spec["evals"]:
         roles = {
             role: get_model(f"mockllm/{role}", custom_outputs=scripted(prefer))
@@ -89,7 +72,7 @@ def main(spec: dict[str, Any]) -> list[str]:
         }
         logs = inspect_eval(
             run["task"],
-            model=get_model("mockllm/scripted", custom_outputs=scripted()),
+            model=run.get("model") or get_model("mockllm/scripted", custom_outputs=scripted()),
             model_roles=roles or None,
             task_args=run["args"],
             log_dir=spec["log_dir"],

@@ -37,11 +37,11 @@ def run_evals(tmp_path: Path, evals: list[dict[str, Any]]) -> list[EvalLog]:
     elsewhere = tmp_path / "cwd"
     elsewhere.mkdir()
     spec = {"log_dir": str(tmp_path / "logs"), "evals": evals}
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # PYTHONPATH is kept: where it points a checkout (a worktree), that copy is the one tested.
     done = subprocess.run(
         [sys.executable, str(HELPERS), json.dumps(spec)],
         cwd=elsewhere,
-        env={**env, "INSPECT_LOG_LEVEL": "warning", "PYTHONNOUSERSITE": "1"},
+        env={**os.environ, "INSPECT_LOG_LEVEL": "warning", "PYTHONNOUSERSITE": "1"},
         capture_output=True,
         text=True,
         timeout=900,
@@ -121,7 +121,9 @@ def test_two_games_two_prompt_variants_join_their_transcripts(tmp_path: Path) ->
     assert paired == {(g, s): {"default", "last"} for g in GAMES for s in SEEDS}
     assert logs[0].results is not None
     metrics = logs[0].results.scores[0].metrics
-    assert metrics["finished"].value == 1.0 and "score" in metrics and "tool_calls" in metrics
+    for label in ("default", "last"):  # one set of metrics per variant, never pooled
+        assert metrics[f"{label}/unfinished"].value == 0 and metrics[f"{label}/games"].value == 2
+        assert f"{label}/score" in metrics and f"{label}/tool_calls" in metrics
     rate_and_compare(transcripts, scores)
 
 

@@ -13,7 +13,7 @@ from inspect_ai.tool import ToolDef, ToolParam, ToolParams
 
 from cogs_arena.inspect_tasks.client import MODEL_TOOLS, SeatClient, parse_seat
 from cogs_arena.inspect_tasks.params import BOUND_TOOLS_NOTE, ParameterError, game_plan
-from cogs_arena.inspect_tasks.tasks import chemistry, samples
+from cogs_arena.inspect_tasks.tasks import chemistry, influence, samples
 from cogs_arena.prompts import seat_prompt
 from cogs_arena.server.adapter.app import _seat_text
 from cogs_arena.server.service import GameService
@@ -197,3 +197,80 @@ def test_only_the_inspect_package_imports_inspect_and_it_talks_to_the_server_ove
         if module.startswith(("..server", "cogs_arena.server", "mcp"))
     ]
     assert not inside
+
+
+def test_without_a_seat_the_seeds_spread_the_model_over_the_seats() -> None:
+    """Seat balance by default: the i-th seed seats the model at seat i mod seats (Influence
+    alternates White and Black, Territory walks its nine seats), the same for every variant;
+    a given seat still holds for every seed."""
+    made = samples(plan("influence", seeds=5, seat=None, prompt=["default", "none"]))
+    for label in ("default", "none"):
+        mine = [s.metadata for s in made if s.metadata and s.metadata["prompt"] == label]
+        assert [(m["seed"], m["seat"]) for m in mine] == [(0, 0), (1, 1), (2, 0), (3, 1), (4, 0)]
+        assert [m["seat_name"] for m in mine[:2]] == ["White", "Black"]
+    spread = samples(plan(seeds=[7, 3, 9, 1], seat=None))
+    assert [s.metadata["seat"] for s in spread if s.metadata] == [0, 1, 2, 3]
+    assert {s.metadata["seat"] for s in samples(plan(seeds=4, seat=2)) if s.metadata} == {2}
+    rotated = plan(seeds=3, seat=None, roles=["red", "blue"])
+    offsets = [s.metadata["seat"] for s in samples(rotated) if s.metadata]
+    assert offsets == [0, 1, 2] and rotated.role_seats(offsets[2]) == [2, 3]
+
+
+def test_the_registered_tasks_balance_seats_unless_told() -> None:
+    """The task's default `seat` is the balanced spread, not seat 0."""
+    seats = [s.metadata["seat"] for s in influence(seeds=4).dataset if s.metadata]
+    assert seats == [0, 1, 0, 1]
+    assert {s.metadata["seat"] for s in influence(seeds=4, seat=1).dataset if s.metadata} == {1}
+
+
+def test_the_ab_design_swaps_seats_and_adds_a_null_arm(tmp_path: Path) -> None:
+    """`ab=true`: twenty seeds by default; per seed the arm (A against B) and the null arm
+    (A against a copy of A under `<A>.null`), each twice with the two seats swapped."""
+    variant = tmp_path / "terse.md"
+    variant.write_text("Be terse.\n", encoding="utf-8")
+    task = influence(ab=True, prompt=["default", str(variant)])
+    made = [s.metadata for s in task.dataset if s.metadata]
+    assert len(made) == 20 * 4 and {m["seed"] for m in made} == set(range(20))
+    seed3 = [m["ab"] for m in made if m["seed"] == 3]
+    assert [(ab["arm"], ab["swap"]) for ab in seed3] == [
+        ("arm", 0),
+        ("arm", 1),
+        ("null", 0),
+        ("null", 1),
+    ]
+    sides = [[(p["side"], p["prompt"], p["seat"]) for p in ab["players"]] for ab in seed3]
+    assert sides[0] == [("a", "default", 1), ("b", "terse", 0)]
+    assert sides[1] == [("a", "default", 0), ("b", "terse", 1)]
+    assert sides[2] == [("a", "default", 1), ("b", "default.null", 0)]
+    chosen = plan("influence", seat=None, ab=True, prompt=["default", str(variant)])
+    null = chosen.prompts[2]
+    assert (null.label, null.text) == ("default.null", chosen.prompts[0].text)
+    territory = plan(seeds=2, seat=[4, 7], ab=True, prompt=["default", "none"])
+    assert territory.ab_seats(1) == (4, 7)
+    assert plan(seeds=12, seat=None, ab=True, prompt=["default", "none"]).ab_seats(8) == (8, 0)
+    with pytest.raises(ParameterError, match="exactly two prompts"):
+        plan(ab=True, seat=None)
+    with pytest.raises(ParameterError, match="true or false"):
+        plan(ab="no", seat=None, prompt=["default", "none"])
+    with pytest.raises(ParameterError, match="a list of two"):
+        plan(ab=True, seat=3, prompt=["default", "none"])
+    with pytest.raises(ParameterError, match="roles"):
+        plan(ab=True, seat=None, roles=["red", "blue"], prompt=["default", "none"])
+
+
+def test_the_stdio_server_imports_the_tasks_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MCP's stdio client starts a server with a few safe variables only: the harness passes
+    PYTHONPATH on, so the server runs the same copy of the package as the task (else a record
+    written by an installed copy may not replay in a checkout's)."""
+    from cogs_arena.inspect_tasks import servers
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(servers, "mcp_server_stdio", lambda **kwargs: given.update(kwargs))
+    monkeypatch.setenv("PYTHONPATH", "/some/checkout")
+    monkeypatch.delenv("PYTHONNOUSERSITE", raising=False)
+    servers.stdio_server(Path("/tmp/records"))
+    assert given["env"] == {"PYTHONPATH": "/some/checkout"}
+    assert given["args"][-2:] == ["--transcripts", "/tmp/records"]
+    monkeypatch.delenv("PYTHONPATH")
+    servers.stdio_server(Path("/tmp/records"))
+    assert given["env"] == {}

@@ -18,9 +18,9 @@ from mcp import Client, MCPError
 from mcp_helpers import call, call_error, error_text
 
 from cogs_arena.server.adapter.app import build_server
+from cogs_arena.server.adapter.shares import LIMIT_REACHED, PRUNE_AT, Shares
 from cogs_arena.server.limits import Limits
 from cogs_arena.server.service import GameService
-from cogs_arena.server.shares import LIMIT_REACHED, PRUNE_AT, Shares
 from cogs_arena.server.store.memory import MemoryStore
 
 pytestmark = pytest.mark.anyio

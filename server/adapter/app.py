@@ -43,8 +43,8 @@ from ..inputs import (
 from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from ..pictures import PNG_MIME, png, png_base64
 from ..service import GameService
-from ..shares import Shares
 from .rules import register_game_rules
+from .shares import Shares
 from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .support import (
     ArenaServer,

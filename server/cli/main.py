@@ -196,11 +196,11 @@ def _paths(args: argparse.Namespace) -> tuple[str, Path]:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..adapter.app import build_server
+    from ..adapter.shares import Shares
     from ..errors import BadArgument
     from ..labels import server_labels
     from ..limits import Limits
     from ..service import GameService
-    from ..shares import Shares
     from ..store.memory import Store
     from ..web.app import serve_http
     from ..web.guard import AUTH_TOKEN_ENV, BindRefused, HttpOptions, check_bind, token_warning

@@ -27,7 +27,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, TextContent
 
-from .limits import Limits
+from ..limits import Limits
 
 MAX_HOLD = 1.0
 """Seconds a refusal's answer is held back."""
