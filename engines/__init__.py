@@ -10,10 +10,11 @@ from .errors import (
     UnknownGame,
 )
 from .protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
-from .registry import available, get_engine
+from .registry import AnyEngine, available, get_engine, names
 
 __all__ = [
     "JSON",
+    "AnyEngine",
     "Bot",
     "Engine",
     "GameError",
@@ -29,4 +30,5 @@ __all__ = [
     "UnknownGame",
     "available",
     "get_engine",
+    "names",
 ]
