@@ -9,7 +9,17 @@ from .errors import (
     NotYourTurn,
     UnknownGame,
 )
-from .protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
+from .protocol import (
+    JSON,
+    Bot,
+    Engine,
+    LegalMoves,
+    MoveInfo,
+    Outcome,
+    Ruleset,
+    SequentialEngine,
+    SimultaneousEngine,
+)
 from .registry import AnyEngine, available, get_engine, names
 
 __all__ = [
@@ -27,6 +37,8 @@ __all__ = [
     "NotYourTurn",
     "Outcome",
     "Ruleset",
+    "SequentialEngine",
+    "SimultaneousEngine",
     "UnknownGame",
     "available",
     "get_engine",

@@ -2,9 +2,11 @@
 
 An engine is a stateless object; a game's state is a separate value that the engine never mutates
 (every transition returns a new state), so the state after any prefix of moves can be kept, compared
-and replayed. Sequential games (Influence, Blending) take one seat's move at a time with `apply`;
-simultaneous games (Territory, Chemistry) collect one move per seat in `to_act` and resolve them
-with `apply_batch`. Moves travel as canonical text that `parse_move` reads back, or as JSON.
+and replayed. Sequential games (Influence, Blending) derive from `SequentialEngine` and take one
+seat's move at a time with `apply`; simultaneous games (Territory, Chemistry) derive from
+`SimultaneousEngine`, collect one move per seat in `to_act` and resolve them with `apply_batch`.
+Moves travel as canonical text that `parse_move` reads back, or as JSON. An engine is
+`Engine[R, S, M]` in its ruleset, state and move; hosts hold one as `registry.AnyEngine`.
 
 Bots and renderers receive an observation (a JSON-compatible dict produced by `observe` or
 `spectate`), never the state, so they cannot see hidden information.
@@ -247,24 +249,20 @@ class Engine(ABC, Generic[R, S, M]):
         game's name, so a client can build a structured move without guessing."""
         return {"title": self.name, "type": "object"}
 
+    @abstractmethod
     def validate(self, state: S, seat: int, move: M) -> None:
         """Raises IllegalMove / NotYourTurn if `move` would be rejected. Simultaneous games use
         it at submission time, before the batch resolves."""
-        if self.simultaneous:
-            raise NotImplementedError
-        self.apply(state, seat, move)
 
     # ---- transitions -----------------------------------------------------------------------
 
+    @abstractmethod
     def apply(self, state: S, seat: int, move: M) -> S:
         """Sequential games: apply one seat's move, returning a new state."""
-        raise IllegalMove(
-            f"{self.name} resolves all seats together.", allowed="submit through apply_batch"
-        )
 
+    @abstractmethod
     def apply_batch(self, state: S, moves: Mapping[int, M]) -> S:
         """Simultaneous games: resolve one move per seat in `to_act`, returning a new state."""
-        raise IllegalMove(f"{self.name} is sequential.", allowed="one move at a time via apply")
 
     @abstractmethod
     def default_move(self, state: S, seat: int, rejected: M | None = None) -> M:
@@ -390,3 +388,37 @@ class Engine(ABC, Generic[R, S, M]):
 
     def _era_text(self, text: str, ruleset: R) -> str:
         return text
+
+
+class SequentialEngine(Engine[R, S, M]):
+    """A game whose seats move one at a time: it implements `apply`; a move is valid when it
+    applies, and a batch is refused."""
+
+    simultaneous: ClassVar[bool] = False
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: M) -> S: ...
+
+    def validate(self, state: S, seat: int, move: M) -> None:
+        self.apply(state, seat, move)
+
+    def apply_batch(self, state: S, moves: Mapping[int, M]) -> S:
+        raise IllegalMove(f"{self.name} is sequential.", allowed="one move at a time via apply")
+
+
+class SimultaneousEngine(Engine[R, S, M]):
+    """A game whose seats in `to_act` decide together: it implements `validate` (checked at
+    submission, before the batch resolves) and `apply_batch`; a lone move is refused."""
+
+    simultaneous: ClassVar[bool] = True
+
+    @abstractmethod
+    def validate(self, state: S, seat: int, move: M) -> None: ...
+
+    @abstractmethod
+    def apply_batch(self, state: S, moves: Mapping[int, M]) -> S: ...
+
+    def apply(self, state: S, seat: int, move: M) -> S:
+        raise IllegalMove(
+            f"{self.name} resolves all seats together.", allowed="submit through apply_batch"
+        )

@@ -74,9 +74,27 @@ class _Chatty(InfluenceEngine):
         return " " + super().move_text(move)
 
 
+class _Misfiled(InfluenceEngine):
+    """Says it is simultaneous while deriving from the sequential base."""
+
+    simultaneous = True
+
+
+class _Converting(InfluenceEngine):
+    """Turns any ruleset into its own by its fields (what Territory and Chemistry once did)."""
+
+    def new_game(self, ruleset: Any, seed: int | str) -> Any:
+        return self._new_game(self.ruleset(ruleset.model_dump()), seed)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
-    [(_Mutating, "applying mutated the state"), (_Chatty, "not canonical")],
+    [
+        (_Mutating, "applying mutated the state"),
+        (_Chatty, "not canonical"),
+        (_Misfiled, "must derive from SimultaneousEngine"),
+        (_Converting, "new_game accepted a foreign ruleset"),
+    ],
 )
 def test_check_engine_catches_a_broken_engine(broken: type[AnyEngine], message: str) -> None:
     with pytest.raises(ConformanceFailure, match=message):

@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 import pytest
 
-from cogs_arena.engines import InvalidRuleset, Ruleset, UnknownGame, get_engine, names
+from cogs_arena.engines import (
+    InvalidRuleset,
+    Ruleset,
+    SequentialEngine,
+    SimultaneousEngine,
+    UnknownGame,
+    get_engine,
+    names,
+)
 from cogs_arena.engines.protocol import LazyLegalMoves, LegalMoves, MoveInfo, Outcome
 from cogs_arena.engines.rng import Stream
 
@@ -125,3 +133,19 @@ def test_foreign_rulesets_are_refused_under_python_optimised() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("refused") == 12, result.stdout
+
+
+def test_each_base_leaves_abstract_exactly_the_transitions_its_games_must_write() -> None:
+    """A sequential game must write `apply` (validate and the refused batch come with the base);
+    a simultaneous one `validate` and `apply_batch` (the refused lone move comes with it); and
+    each of the four games derives from the base of its kind."""
+    transitions = {"apply", "apply_batch", "validate"}
+    assert SequentialEngine.__abstractmethods__ & transitions == {"apply"}
+    assert SimultaneousEngine.__abstractmethods__ & transitions == {"apply_batch", "validate"}
+    kinds = {name: type(get_engine(name)).__mro__[1] for name in names()}
+    assert kinds == {
+        "influence": SequentialEngine,
+        "territory": SimultaneousEngine,
+        "chemistry": SimultaneousEngine,
+        "blending": SequentialEngine,
+    }

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine
 from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
@@ -53,14 +53,13 @@ INSTRUCTIONS = (
 )
 
 
-class BlendingEngine(Engine[BlendingRules, State, Move]):
+class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     name: ClassVar[str] = "blending"
     title: ClassVar[str] = "Blending"
     summary: ClassVar[str] = (
         "Lay land tiles, walk your hero, raise guardians on estates and fight rival guardians "
         "with a rock-paper-scissors match; 10 rounds, estates score at the end."
     )
-    simultaneous: ClassVar[bool] = False
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     ruleset_model = BlendingRules

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..errors import GameOver, IllegalMove, MalformedMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
 from ..rng import Stream
 from . import moves as mv
 from . import picture
@@ -26,7 +26,7 @@ from .trip import hold_note, own_cog
 from .views import room_view
 
 
-class ChemistryEngine(Engine[ChemistryRuleset, ChemState, Move]):
+class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
     name: ClassVar[str] = "chemistry"
     title: ClassVar[str] = "Chemistry"
     summary: ClassVar[str] = (
@@ -38,7 +38,6 @@ class ChemistryEngine(Engine[ChemistryRuleset, ChemState, Move]):
         "longer is cut; every seat reads it at the next shift), so the talk tool is refused. "
         "Nothing was sent."
     )
-    simultaneous: ClassVar[bool] = True
     ruleset_model = ChemistryRuleset
     supports_talk: ClassVar[bool] = False
     rules_version: ClassVar[int] = 2

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome
+from ..protocol import JSON, Bot, LegalMoves, MoveInfo, Outcome, SequentialEngine
 from . import bots as bot_module
 from . import moves as notation
 from . import picture, rules, views
@@ -37,14 +37,13 @@ REINFORCE_INSTRUCTIONS = (
 )
 
 
-class InfluenceEngine(Engine[InfluenceRuleset, InfluenceState, Move]):
+class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     name: ClassVar[str] = "influence"
     title: ClassVar[str] = "Influence"
     summary: ClassVar[str] = (
         "Two-player territory game on a hex board: attack neighbouring cells, then reinforce "
         "your cells with one point per cell you own. Deterministic."
     )
-    simultaneous: ClassVar[bool] = False
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     view_version: ClassVar[int] = 2

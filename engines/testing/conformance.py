@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import GameError, InvalidRuleset
-from ..protocol import LazyLegalMoves, Ruleset
+from ..protocol import LazyLegalMoves, Ruleset, SequentialEngine, SimultaneousEngine
 from ..registry import AnyEngine
 from ..rng import Stream
 
@@ -47,12 +47,14 @@ def check_engine(
     bot: str = "",
     bots: bool = True,
 ) -> ConformanceReport:
-    """Plays each seed out twice with seeded random moves (and `bot`'s choices for half of them,
-    where named) and checks: canonical notation, structured and state JSON round trips, digests
-    stable and equal for the same seed, old states never mutated, moves out of turn refused,
-    views and the spectator's view JSON and rendered, a well-formed outcome, `settle`, a bad
-    ruleset key and a foreign ruleset refused, and (with `bots`) every bot finishing a game the
-    same way twice from the observation alone."""
+    """Checks the engine derives from the base of its kind (`SequentialEngine` or
+    `SimultaneousEngine`), then plays each seed out twice with seeded random moves (and `bot`'s
+    choices for half of them, where named) and checks: canonical notation, structured and state
+    JSON round trips, digests stable and equal for the same seed, old states never mutated,
+    moves out of turn refused, views and the spectator's view JSON and rendered, a well-formed
+    outcome, `settle`, a bad ruleset key and a foreign ruleset refused, and (with `bots`) every
+    bot finishing a game the same way twice from the observation alone."""
+    _check_base(engine)
     report = ConformanceReport(engine.name, dict(overrides or {}))
     for seed in seeds:
         first = _playout(engine, seed, overrides, bot)
@@ -203,6 +205,17 @@ def _check_settle(engine: AnyEngine, overrides: Mapping[str, Any] | None) -> Non
         f"{engine.name}: settle must end the game with its reason",
     )
     _require(bool(engine.to_act(state)), f"{engine.name}: settle mutated the old state")
+
+
+def _check_base(engine: AnyEngine) -> None:
+    """The engine derives from the base of its kind, so its required transitions are abstract
+    there (a game that forgot one cannot be built) and `simultaneous` says which it is."""
+    base = SimultaneousEngine if engine.simultaneous else SequentialEngine
+    _require(
+        isinstance(engine, base),
+        f"{engine.name}: a {'simultaneous' if engine.simultaneous else 'sequential'} game must "
+        f"derive from {base.__name__}",
+    )
 
 
 def _check_bad_ruleset(engine: AnyEngine) -> None:
