@@ -9,11 +9,22 @@ from .errors import (
     NotYourTurn,
     UnknownGame,
 )
-from .protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
-from .registry import available, get_engine
+from .protocol import (
+    JSON,
+    Bot,
+    Engine,
+    LegalMoves,
+    MoveInfo,
+    Outcome,
+    Ruleset,
+    SequentialEngine,
+    SimultaneousEngine,
+)
+from .registry import AnyEngine, available, get_engine, names
 
 __all__ = [
     "JSON",
+    "AnyEngine",
     "Bot",
     "Engine",
     "GameError",
@@ -26,7 +37,10 @@ __all__ = [
     "NotYourTurn",
     "Outcome",
     "Ruleset",
+    "SequentialEngine",
+    "SimultaneousEngine",
     "UnknownGame",
     "available",
     "get_engine",
+    "names",
 ]

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from .protocol import Engine, LazyLegalMoves
+from .protocol import LazyLegalMoves
+from .registry import AnyEngine
 from .runner import bot_stream
 
 
-def position(engine: Engine[Any, Any], seed: int, bots: Sequence[str], decisions: int) -> Any:
+def position(engine: AnyEngine, seed: int, bots: Sequence[str], decisions: int) -> Any:
     """The state after `decisions` decisions (a batch counts once) of a new game with the
     default ruleset, bots[seat % len(bots)] choosing for each seat; earlier if the game ends."""
     table = engine.bots()
@@ -51,7 +52,7 @@ razes have cracked tiles in Territory (turn 10), food lies in Chemistry (tick 24
 stand and a blend is laid in Blending (round 7)."""
 
 
-def example(engine: Engine[Any, Any], mid: bool = True) -> Any:
+def example(engine: AnyEngine, mid: bool = True) -> Any:
     """The game's example position: its start, or its mid-game position."""
     decisions = EXAMPLE_DECISIONS[engine.name] if mid else 0
     return position(engine, EXAMPLE_SEED, EXAMPLE_BOTS[engine.name], decisions)

@@ -2,9 +2,11 @@
 
 An engine is a stateless object; a game's state is a separate value that the engine never mutates
 (every transition returns a new state), so the state after any prefix of moves can be kept, compared
-and replayed. Sequential games (Influence, Blending) take one seat's move at a time with `apply`;
-simultaneous games (Territory, Chemistry) collect one move per seat in `to_act` and resolve them
-with `apply_batch`. Moves travel as canonical text that `parse_move` reads back, or as JSON.
+and replayed. Sequential games (Influence, Blending) derive from `SequentialEngine` and take one
+seat's move at a time with `apply`; simultaneous games (Territory, Chemistry) derive from
+`SimultaneousEngine`, collect one move per seat in `to_act` and resolve them with `apply_batch`.
+Moves travel as canonical text that `parse_move` reads back, or as JSON. An engine is
+`Engine[R, S, M]` in its ruleset, state and move; hosts hold one as `registry.AnyEngine`.
 
 Bots and renderers receive an observation (a JSON-compatible dict produced by `observe` or
 `spectate`), never the state, so they cannot see hidden information.
@@ -28,14 +30,16 @@ from .rng import Stream
 JSON = Any
 """A JSON-compatible value (dict / list / str / int / float / bool / None)."""
 
-S = TypeVar("S")
-M = TypeVar("M")
-
 
 class Ruleset(BaseModel):
     """Base of every game's ruleset: frozen, unknown keys rejected."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+R = TypeVar("R", bound=Ruleset)
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 @dataclass(frozen=True)
@@ -127,12 +131,20 @@ Bots are stateless: anything they remember must be in their observation. That ke
 deterministic across server restarts."""
 
 
-class Engine(ABC, Generic[S, M]):
+class Engine(ABC, Generic[R, S, M]):
+    """A game: `R` its ruleset, `S` its state, `M` its move.
+
+    Every entry point that takes a ruleset (`new_game`, `seat_names`, `default_seat`,
+    `era_text`) checks it here, once for every engine, and hands the game's hook (`_new_game`,
+    ...) a ruleset of its own type: a foreign object raises `InvalidRuleset` whatever the game,
+    and under `python -O` too (an `assert` would vanish there)."""
+
     name: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str]
     simultaneous: ClassVar[bool]
-    ruleset_model: ClassVar[type[Ruleset]]
+    ruleset_model: type[R]
+    """The game's ruleset class (a class attribute; ClassVar cannot hold a type variable)."""
     fallback_ends_turn: ClassVar[bool] = False
     """True where a fallback plays default moves until the seat's turn is over (sequential games
     whose turn is several moves), not just one move."""
@@ -152,7 +164,7 @@ class Engine(ABC, Generic[S, M]):
 
     # ---- rulesets and setup -------------------------------------------------------------
 
-    def ruleset(self, overrides: Mapping[str, JSON] | None = None) -> Ruleset:
+    def ruleset(self, overrides: Mapping[str, JSON] | None = None) -> R:
         try:
             return self.ruleset_model.model_validate(dict(overrides or {}))
         except ValidationError as exc:
@@ -165,18 +177,40 @@ class Engine(ABC, Generic[S, M]):
                 f"Invalid ruleset for {self.name}: {problems}.", allowed=f"fields {fields}"
             ) from None
 
-    @abstractmethod
-    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]: ...
+    def checked(self, ruleset: object) -> R:
+        """`ruleset` itself if it is this game's ruleset; else InvalidRuleset (never a silent
+        conversion: another game's fields may share names and mean something else)."""
+        if not isinstance(ruleset, self.ruleset_model):
+            model = self.ruleset_model.__name__
+            raise InvalidRuleset(
+                f"{self.name} takes a {model}, not a {type(ruleset).__name__}.",
+                allowed=f"a {model}, as {self.name}'s ruleset() returns",
+            )
+        return ruleset
+
+    def seat_names(self, ruleset: R) -> tuple[str, ...]:
+        return self._seat_names(self.checked(ruleset))
 
     @abstractmethod
-    def ruleset_of(self, state: S) -> Ruleset:
+    def _seat_names(self, ruleset: R) -> tuple[str, ...]:
+        """The seats' names under a checked ruleset."""
+
+    @abstractmethod
+    def ruleset_of(self, state: S) -> R:
         """The ruleset a state was created with (every state carries it)."""
 
-    @abstractmethod
-    def new_game(self, ruleset: Ruleset, seed: int | str) -> S: ...
+    def new_game(self, ruleset: R, seed: int | str) -> S:
+        return self._new_game(self.checked(ruleset), seed)
 
-    def default_seat(self, ruleset: Ruleset, seed: int | str) -> int:
+    @abstractmethod
+    def _new_game(self, ruleset: R, seed: int | str) -> S:
+        """The opening state under a checked ruleset."""
+
+    def default_seat(self, ruleset: R, seed: int | str) -> int:
         """The seat a host gives a caller who did not choose one."""
+        return self._default_seat(self.checked(ruleset), seed)
+
+    def _default_seat(self, ruleset: R, seed: int | str) -> int:
         return 0
 
     # ---- whose turn, what is legal ---------------------------------------------------------
@@ -215,24 +249,20 @@ class Engine(ABC, Generic[S, M]):
         game's name, so a client can build a structured move without guessing."""
         return {"title": self.name, "type": "object"}
 
+    @abstractmethod
     def validate(self, state: S, seat: int, move: M) -> None:
         """Raises IllegalMove / NotYourTurn if `move` would be rejected. Simultaneous games use
         it at submission time, before the batch resolves."""
-        if self.simultaneous:
-            raise NotImplementedError
-        self.apply(state, seat, move)
 
     # ---- transitions -----------------------------------------------------------------------
 
+    @abstractmethod
     def apply(self, state: S, seat: int, move: M) -> S:
         """Sequential games: apply one seat's move, returning a new state."""
-        raise IllegalMove(
-            f"{self.name} resolves all seats together.", allowed="submit through apply_batch"
-        )
 
+    @abstractmethod
     def apply_batch(self, state: S, moves: Mapping[int, M]) -> S:
         """Simultaneous games: resolve one move per seat in `to_act`, returning a new state."""
-        raise IllegalMove(f"{self.name} is sequential.", allowed="one move at a time via apply")
 
     @abstractmethod
     def default_move(self, state: S, seat: int, rejected: M | None = None) -> M:
@@ -342,7 +372,7 @@ class Engine(ABC, Generic[S, M]):
         package = type(self).__module__.rsplit(".", 1)[0]
         return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
 
-    def rules_play_text(self, ruleset: Ruleset | None = None) -> str:
+    def rules_play_text(self, ruleset: R | None = None) -> str:
         """The rules a player needs now: the engine's `rules_play.md` where it has one (the
         current rules only, without older rule eras), else the whole `rules_text()`. Given a
         game's ruleset, an engine with rule eras describes that ruleset's era and only it."""
@@ -351,7 +381,44 @@ class Engine(ABC, Generic[S, M]):
         text = play.read_text(encoding="utf-8") if play.is_file() else self.rules_text()
         return self.era_text(text, ruleset)
 
-    def era_text(self, text: str, ruleset: Ruleset | None) -> str:
+    def era_text(self, text: str, ruleset: R | None) -> str:
         """A player document (rules, seat prompt) rewritten for the ruleset's rule era; the
         text itself for engines without eras, or without a ruleset."""
+        return text if ruleset is None else self._era_text(text, self.checked(ruleset))
+
+    def _era_text(self, text: str, ruleset: R) -> str:
         return text
+
+
+class SequentialEngine(Engine[R, S, M]):
+    """A game whose seats move one at a time: it implements `apply`; a move is valid when it
+    applies, and a batch is refused."""
+
+    simultaneous: ClassVar[bool] = False
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: M) -> S: ...
+
+    def validate(self, state: S, seat: int, move: M) -> None:
+        self.apply(state, seat, move)
+
+    def apply_batch(self, state: S, moves: Mapping[int, M]) -> S:
+        raise IllegalMove(f"{self.name} is sequential.", allowed="one move at a time via apply")
+
+
+class SimultaneousEngine(Engine[R, S, M]):
+    """A game whose seats in `to_act` decide together: it implements `validate` (checked at
+    submission, before the batch resolves) and `apply_batch`; a lone move is refused."""
+
+    simultaneous: ClassVar[bool] = True
+
+    @abstractmethod
+    def validate(self, state: S, seat: int, move: M) -> None: ...
+
+    @abstractmethod
+    def apply_batch(self, state: S, moves: Mapping[int, M]) -> S: ...
+
+    def apply(self, state: S, seat: int, move: M) -> S:
+        raise IllegalMove(
+            f"{self.name} resolves all seats together.", allowed="submit through apply_batch"
+        )

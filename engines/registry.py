@@ -9,13 +9,24 @@ from typing import Any
 from .errors import UnknownGame
 from .protocol import Engine
 
+AnyEngine = Engine[Any, Any, Any]
+"""An engine whose ruleset, state and move types are erased: what the registry hands out by
+name. Hosts, the record and the harness take this one alias (the erasure lives here, once);
+a game's own code keeps its `Engine[R, S, M]`."""
+
 _ENGINES: dict[str, str] = {
     "influence": "cogs_arena.engines.influence.engine:InfluenceEngine",
     "territory": "cogs_arena.engines.territory.engine:TerritoryEngine",
     "chemistry": "cogs_arena.engines.chemistry.engine:ChemistryEngine",
     "blending": "cogs_arena.engines.blending.engine:BlendingEngine",
 }
-_CACHE: dict[str, Engine[Any, Any]] = {}
+_CACHE: dict[str, AnyEngine] = {}
+
+
+def names() -> tuple[str, ...]:
+    """Every registered game's name, in registration order, installed or not (`available`
+    says which import here)."""
+    return tuple(_ENGINES)
 
 
 def available() -> list[str]:
@@ -30,7 +41,7 @@ def available() -> list[str]:
     return names
 
 
-def get_engine(name: str) -> Engine[Any, Any]:
+def get_engine(name: str) -> AnyEngine:
     if name in _CACHE:
         return _CACHE[name]
     target = _ENGINES.get(name)
@@ -45,7 +56,7 @@ def get_engine(name: str) -> Engine[Any, Any]:
                 f"Game {name!r} is not installed.", allowed=", ".join(available_fast())
             ) from None
         raise
-    engine: Engine[Any, Any] = getattr(module, class_name)()
+    engine: AnyEngine = getattr(module, class_name)()
     _CACHE[name] = engine
     return engine
 

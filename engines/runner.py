@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from .protocol import JSON, Engine, LazyLegalMoves, Outcome, Ruleset
+from .protocol import JSON, LazyLegalMoves, Outcome, Ruleset
+from .registry import AnyEngine
 from .rng import Stream
 
 
@@ -29,7 +30,7 @@ class BotGame:
 
 
 def play_bots(
-    engine: Engine[Any, Any],
+    engine: AnyEngine,
     ruleset: Ruleset,
     seed: int | str,
     bots: Sequence[str],

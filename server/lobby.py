@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import __version__
-from ..engines import Engine, GameError, get_engine
-from ..engines.registry import _ENGINES
+from ..engines import AnyEngine, GameError, get_engine
+from ..engines.registry import names as game_names
 from ..transcripts.events import Event, Header, Join, SeatEntry
 from .errors import BadArgument, BadCredential, LimitReached, UnknownGameId
 from .forks import Parent, fork_point, play_prefix, prefix
@@ -53,7 +53,7 @@ class Lobby:
 
     def list_games(self) -> GameList:
         infos = []
-        for name in _ENGINES:
+        for name in game_names():
             try:
                 engine = get_engine(name)
             except (GameError, ImportError):
@@ -292,7 +292,7 @@ def _seat_json(seat: SeatRecord) -> dict[str, Any]:
 
 
 def _pick_bots(
-    engine: Engine[Any, Any], names: Sequence[str], own: int, bots: Sequence[str] | None
+    engine: AnyEngine, names: Sequence[str], own: int, bots: Sequence[str] | None
 ) -> dict[int, str]:
     table = engine.bots()
     others = [i for i in range(len(names)) if i != own]

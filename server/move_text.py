@@ -11,7 +11,8 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..engines import MalformedMove
-from ..engines.protocol import Engine, LegalMoves, MoveInfo
+from ..engines.protocol import LegalMoves, MoveInfo
+from ..engines.registry import AnyEngine
 from .models import Rejection
 
 NEAREST = 5
@@ -103,7 +104,7 @@ def is_discard(text: str) -> bool:
 
 
 def batch_stop(
-    engine: Engine[Any, Any],
+    engine: AnyEngine,
     legal: Legal,
     state: Any,
     seat: int,
@@ -147,7 +148,7 @@ def _not_applied_reason(rest: Sequence[str]) -> str:
 
 
 def read_move(
-    engine: Engine[Any, Any],
+    engine: AnyEngine,
     legal: Legal,
     state: Any,
     seat: int,

@@ -6,9 +6,8 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import Any
 
-from ..engines import Engine, GameOver, NotYourTurn
+from ..engines import AnyEngine, GameOver, NotYourTurn
 from .errors import AlreadySubmitted, BadArgument, BadCredential
 from .sessions import Session
 
@@ -88,6 +87,6 @@ def seat_index(names: Sequence[str], seat: int | str) -> int:
     )
 
 
-def default_bot(engine: Engine[Any, Any]) -> str:
+def default_bot(engine: AnyEngine) -> str:
     names = list(engine.bots())
     return next((n for n in names if n != "random"), names[0])

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engines import Engine, get_engine
+from ..engines import AnyEngine, get_engine
 from ..engines.canonical import canonical_json
 from ..engines.protocol import LegalMoves
 from ..transcripts.events import Attempt, Event, Header, Talk, ViewShown
@@ -45,7 +45,7 @@ class NotSaved(ServiceError):
 @dataclass
 class Session:
     record: GameRecord
-    engine: Engine[Any, Any]
+    engine: AnyEngine
     state: Any
     lock: threading.RLock = field(default_factory=threading.RLock)
     chat: list[Talk] | None = None

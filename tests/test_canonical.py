@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.canonical import canonical_bytes, canonical_json
-from cogs_arena.engines.registry import _ENGINES
+from cogs_arena.engines.registry import names
 from cogs_arena.transcripts.events import view_digest
 
 
@@ -66,7 +66,7 @@ def test_the_paths_orjson_cannot_take_give_the_definition() -> None:
 
 def test_states_observations_and_digests_of_every_game_match_the_definition() -> None:
     rng = random.Random(11)
-    for name in _ENGINES:
+    for name in names():
         engine = get_engine(name)
         ruleset = engine.ruleset()
         checked = 0

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from cogs_arena.engines import Engine, get_engine
+from cogs_arena.engines import AnyEngine, get_engine
 from cogs_arena.engines.influence.engine import InfluenceEngine
-from cogs_arena.engines.registry import _ENGINES
+from cogs_arena.engines.registry import names
 from cogs_arena.engines.testing import ConformanceFailure, check_engine
 
 ENGINE_DIR = Path(__file__).resolve().parent.parent / "engines"
-LANDED = sorted(name for name in _ENGINES if (ENGINE_DIR / name / "engine.py").exists())
+LANDED = sorted(name for name in names() if (ENGINE_DIR / name / "engine.py").exists())
 SEEDS = [1, 2, 3]
 
 
@@ -74,10 +74,28 @@ class _Chatty(InfluenceEngine):
         return " " + super().move_text(move)
 
 
+class _Misfiled(InfluenceEngine):
+    """Says it is simultaneous while deriving from the sequential base."""
+
+    simultaneous = True
+
+
+class _Converting(InfluenceEngine):
+    """Turns any ruleset into its own by its fields (what Territory and Chemistry once did)."""
+
+    def new_game(self, ruleset: Any, seed: int | str) -> Any:
+        return self._new_game(self.ruleset(ruleset.model_dump()), seed)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
-    [(_Mutating, "applying mutated the state"), (_Chatty, "not canonical")],
+    [
+        (_Mutating, "applying mutated the state"),
+        (_Chatty, "not canonical"),
+        (_Misfiled, "must derive from SimultaneousEngine"),
+        (_Converting, "new_game accepted a foreign ruleset"),
+    ],
 )
-def test_check_engine_catches_a_broken_engine(broken: type[Engine[Any, Any]], message: str) -> None:
+def test_check_engine_catches_a_broken_engine(broken: type[AnyEngine], message: str) -> None:
     with pytest.raises(ConformanceFailure, match=message):
         check_engine(broken(), seeds=[1], bots=False)

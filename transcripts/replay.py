@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engines import Engine, Outcome, get_engine
+from ..engines import AnyEngine, Outcome, get_engine
 from .events import (
     Attempt,
     Batch,
@@ -191,7 +191,7 @@ def replay_events(
 
 
 def _unsimulated(
-    report: ReplayReport, events: Sequence[Event], header: Header, engine: Engine[Any, Any]
+    report: ReplayReport, events: Sequence[Event], header: Header, engine: AnyEngine
 ) -> ReplayReport:
     """A record of other rules: its sequence and shape are still checked, its positions are not."""
     expected = 1
@@ -223,7 +223,7 @@ def _check_fork(report: ReplayReport, number: int, fork: ForkPoint, digest: str)
 
 
 def seat_observation(
-    engine: Engine[Any, Any], state: Any, seat: int, submitted: str | None
+    engine: AnyEngine, state: Any, seat: int, submitted: str | None
 ) -> dict[str, Any]:
     """What a seat is shown of `state`, once it has `submitted` its move for a simultaneous
     turn (the text as accepted), or before."""
@@ -233,7 +233,7 @@ def seat_observation(
 
 
 def _note_submission(
-    engine: Engine[Any, Any], submitted: dict[int, str], event: Attempt | Fallback
+    engine: AnyEngine, submitted: dict[int, str], event: Attempt | Fallback
 ) -> None:
     if not engine.simultaneous:
         return
@@ -243,7 +243,7 @@ def _note_submission(
         submitted[event.seat] = event.accepted[-1]
 
 
-def apply_transition(engine: Engine[Any, Any], state: Any, event: Transition) -> Any:
+def apply_transition(engine: AnyEngine, state: Any, event: Transition) -> Any:
     """The state after one recorded transition (raises what the engine raises)."""
     if isinstance(event, Move):
         return engine.apply(state, event.seat, engine.parse_move(state, event.seat, event.move))

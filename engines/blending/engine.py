@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine
 from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
@@ -53,29 +53,26 @@ INSTRUCTIONS = (
 )
 
 
-class BlendingEngine(Engine[State, Move]):
+class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     name: ClassVar[str] = "blending"
     title: ClassVar[str] = "Blending"
     summary: ClassVar[str] = (
         "Lay land tiles, walk your hero, raise guardians on estates and fight rival guardians "
         "with a rock-paper-scissors match; 10 rounds, estates score at the end."
     )
-    simultaneous: ClassVar[bool] = False
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
-    ruleset_model: ClassVar[type[Ruleset]] = BlendingRules
+    ruleset_model = BlendingRules
 
     # ---- setup ---------------------------------------------------------------------------
 
-    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
-        assert isinstance(ruleset, BlendingRules)
+    def _seat_names(self, ruleset: BlendingRules) -> tuple[str, ...]:
         return tuple(f"{CLASS_NAME[i % 3]} {i}" for i in range(ruleset.players))
 
-    def ruleset_of(self, state: State) -> Ruleset:
+    def ruleset_of(self, state: State) -> BlendingRules:
         return state.rules
 
-    def new_game(self, ruleset: Ruleset, seed: int | str) -> State:
-        assert isinstance(ruleset, BlendingRules)
+    def _new_game(self, ruleset: BlendingRules, seed: int | str) -> State:
         return rules.new_game(ruleset, seed)
 
     # ---- whose turn, what is legal -------------------------------------------------------
@@ -259,11 +256,8 @@ class BlendingEngine(Engine[State, Move]):
     def bots(self) -> Mapping[str, Bot]:
         return _BOTS
 
-    def era_text(self, text: str, ruleset: Ruleset | None) -> str:
+    def _era_text(self, text: str, ruleset: BlendingRules) -> str:
         """A player document (the rules, the seat prompt) rewritten for the ruleset's era."""
-        assert ruleset is None or isinstance(ruleset, BlendingRules)
-        if ruleset is None:
-            return text
         if text.startswith("# You are playing Blending"):
             return era_prompt(text, ruleset)
         return era_rules(text, ruleset)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..errors import GameOver, IllegalMove, MalformedMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
 from ..rng import Stream
 from . import moves as mv
 from . import picture
@@ -26,7 +26,7 @@ from .trip import hold_note, own_cog
 from .views import room_view
 
 
-class ChemistryEngine(Engine[ChemState, Move]):
+class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
     name: ClassVar[str] = "chemistry"
     title: ClassVar[str] = "Chemistry"
     summary: ClassVar[str] = (
@@ -38,8 +38,7 @@ class ChemistryEngine(Engine[ChemState, Move]):
         "longer is cut; every seat reads it at the next shift), so the talk tool is refused. "
         "Nothing was sent."
     )
-    simultaneous: ClassVar[bool] = True
-    ruleset_model: ClassVar[type[Ruleset]] = ChemistryRuleset
+    ruleset_model = ChemistryRuleset
     supports_talk: ClassVar[bool] = False
     rules_version: ClassVar[int] = 2
     """2: the kernel and order intake of DECISIONS C24 (rules.md C24): supply's nearest approach
@@ -47,18 +46,14 @@ class ChemistryEngine(Engine[ChemState, Move]):
 
     # ---- rulesets and setup -------------------------------------------------------------
 
-    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
+    def _seat_names(self, ruleset: ChemistryRuleset) -> tuple[str, ...]:
         return ALIASES
 
-    def ruleset_of(self, state: ChemState) -> Ruleset:
+    def ruleset_of(self, state: ChemState) -> ChemistryRuleset:
         return state.ruleset
 
-    def new_game(self, ruleset: Ruleset, seed: int | str) -> ChemState:
-        rs = (
-            ruleset
-            if isinstance(ruleset, ChemistryRuleset)
-            else ChemistryRuleset.model_validate(ruleset.model_dump())
-        )
+    def _new_game(self, ruleset: ChemistryRuleset, seed: int | str) -> ChemState:
+        rs = ruleset
         zeros = (0,) * SEATS
         return ChemState(
             ruleset=rs,

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, MoveInfo, Outcome, Ruleset
+from ..protocol import JSON, Bot, LegalMoves, MoveInfo, Outcome, SequentialEngine
 from . import bots as bot_module
 from . import moves as notation
 from . import picture, rules, views
@@ -37,43 +37,36 @@ REINFORCE_INSTRUCTIONS = (
 )
 
 
-def _ruleset(ruleset: Ruleset) -> InfluenceRuleset:
-    if not isinstance(ruleset, InfluenceRuleset):
-        raise TypeError(f"expected an InfluenceRuleset, got {type(ruleset).__name__}")
-    return ruleset
-
-
-class InfluenceEngine(Engine[InfluenceState, Move]):
+class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     name: ClassVar[str] = "influence"
     title: ClassVar[str] = "Influence"
     summary: ClassVar[str] = (
         "Two-player territory game on a hex board: attack neighbouring cells, then reinforce "
         "your cells with one point per cell you own. Deterministic."
     )
-    simultaneous: ClassVar[bool] = False
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     view_version: ClassVar[int] = 2
     """2: `end` has no news (version 1 repeated the previous turn's capture after it)."""
-    ruleset_model: ClassVar[type[Ruleset]] = InfluenceRuleset
+    ruleset_model = InfluenceRuleset
 
     # ---- rulesets and setup -------------------------------------------------------------
 
-    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
+    def _seat_names(self, ruleset: InfluenceRuleset) -> tuple[str, ...]:
         return SEAT_NAMES
 
-    def ruleset_of(self, state: InfluenceState) -> Ruleset:
+    def ruleset_of(self, state: InfluenceState) -> InfluenceRuleset:
         return state.ruleset
 
-    def default_seat(self, ruleset: Ruleset, seed: int | str) -> int:
+    def _default_seat(self, ruleset: InfluenceRuleset, seed: int | str) -> int:
         """DECISIONS I10: the caller's colour alternates by seed parity (even seeds White)."""
         number = (
             seed if isinstance(seed, int) else int(hashlib.sha256(seed.encode()).hexdigest(), 16)
         )
         return number % 2
 
-    def new_game(self, ruleset: Ruleset, seed: int | str) -> InfluenceState:
-        rs = _ruleset(ruleset)
+    def _new_game(self, ruleset: InfluenceRuleset, seed: int | str) -> InfluenceState:
+        rs = ruleset
         drawn = seed if rs.opening == "seeded" else None
         board = rs.board(drawn)
         return InfluenceState(

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, Engine, LegalMoves, Outcome, Ruleset
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
 from . import picture
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
@@ -32,31 +32,28 @@ from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state
 from .views import observe, spectate
 
 
-class TerritoryEngine(Engine[TerritoryState, TerritoryMove]):
+class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, TerritoryMove]):
     name: ClassVar[str] = "territory"
     title: ClassVar[str] = "Territory"
     summary: ClassVar[str] = (
         "Nine seats claim walls on a hex lattice, raze rivals' walls (permanently) and talk in "
         "public or private; all seats order simultaneously for 18 turns. Score = income earned."
     )
-    simultaneous: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = True
     view_version: ClassVar[int] = 2
     """2: an eliminated seat's view says it is out (no reach, no talk left), and a submitted
     turn's talk lines count against the talk left the view shows."""
-    ruleset_model: ClassVar[type[Ruleset]] = TerritoryRuleset
+    ruleset_model = TerritoryRuleset
 
     # ---- setup ---------------------------------------------------------------------------
 
-    def seat_names(self, ruleset: Ruleset) -> tuple[str, ...]:
+    def _seat_names(self, ruleset: TerritoryRuleset) -> tuple[str, ...]:
         return ALIASES
 
-    def ruleset_of(self, state: TerritoryState) -> Ruleset:
+    def ruleset_of(self, state: TerritoryState) -> TerritoryRuleset:
         return state.ruleset
 
-    def new_game(self, ruleset: Ruleset, seed: int | str) -> TerritoryState:
-        if not isinstance(ruleset, TerritoryRuleset):
-            ruleset = TerritoryRuleset.model_validate(ruleset.model_dump())
+    def _new_game(self, ruleset: TerritoryRuleset, seed: int | str) -> TerritoryState:
         probe = TerritoryState(
             ruleset=ruleset,
             seed=seed,

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from ..errors import GameError, InvalidRuleset
-from ..protocol import Engine, LazyLegalMoves
+from ..protocol import LazyLegalMoves, Ruleset, SequentialEngine, SimultaneousEngine
+from ..registry import AnyEngine
 from ..rng import Stream
 
 MAX_STEPS = 20_000
@@ -39,19 +40,21 @@ def _require(condition: bool, message: str) -> None:
 
 
 def check_engine(
-    engine: Engine[Any, Any],
+    engine: AnyEngine,
     *,
     seeds: Sequence[int] = (1, 2, 3),
     overrides: Mapping[str, Any] | None = None,
     bot: str = "",
     bots: bool = True,
 ) -> ConformanceReport:
-    """Plays each seed out twice with seeded random moves (and `bot`'s choices for half of them,
-    where named) and checks: canonical notation, structured and state JSON round trips, digests
-    stable and equal for the same seed, old states never mutated, moves out of turn refused,
-    views and the spectator's view JSON and rendered, a well-formed outcome, `settle`, a bad
-    ruleset key refused, and (with `bots`) every bot finishing a game the same way twice from the
-    observation alone."""
+    """Checks the engine derives from the base of its kind (`SequentialEngine` or
+    `SimultaneousEngine`), then plays each seed out twice with seeded random moves (and `bot`'s
+    choices for half of them, where named) and checks: canonical notation, structured and state
+    JSON round trips, digests stable and equal for the same seed, old states never mutated,
+    moves out of turn refused, views and the spectator's view JSON and rendered, a well-formed
+    outcome, `settle`, a bad ruleset key and a foreign ruleset refused, and (with `bots`) every
+    bot finishing a game the same way twice from the observation alone."""
+    _check_base(engine)
     report = ConformanceReport(engine.name, dict(overrides or {}))
     for seed in seeds:
         first = _playout(engine, seed, overrides, bot)
@@ -63,16 +66,17 @@ def check_engine(
         report.steps += len(first) - 1
     _check_settle(engine, overrides)
     _check_bad_ruleset(engine)
+    _check_foreign_ruleset(engine)
     if bots:
         report.bots = _check_bots(engine, overrides)
     return report
 
 
-def _where(engine: Engine[Any, Any], seed: int, step: int) -> str:
+def _where(engine: AnyEngine, seed: int, step: int) -> str:
     return f"{engine.name} seed {seed} step {step}"
 
 
-def _check_views(engine: Engine[Any, Any], state: Any, where: str) -> None:
+def _check_views(engine: AnyEngine, state: Any, where: str) -> None:
     for seat in range(len(engine.seat_names(engine.ruleset_of(state)))):
         view = engine.observe(state, seat)
         json.dumps(view)
@@ -83,7 +87,7 @@ def _check_views(engine: Engine[Any, Any], state: Any, where: str) -> None:
 
 
 def _pick(
-    engine: Engine[Any, Any],
+    engine: AnyEngine,
     state: Any,
     seat: int,
     rng: Stream,
@@ -115,7 +119,7 @@ def _pick(
 
 
 def _playout(
-    engine: Engine[Any, Any], seed: int, overrides: Mapping[str, Any] | None, bot: str
+    engine: AnyEngine, seed: int, overrides: Mapping[str, Any] | None, bot: str
 ) -> list[str]:
     ruleset = engine.ruleset(dict(overrides or {}))
     state = engine.new_game(ruleset, seed)
@@ -165,9 +169,7 @@ def _playout(
     return digests
 
 
-def _check_out_of_turn(
-    engine: Engine[Any, Any], state: Any, other: int, seat: int, where: str
-) -> None:
+def _check_out_of_turn(engine: AnyEngine, state: Any, other: int, seat: int, where: str) -> None:
     try:
         engine.apply(state, other, engine.default_move(state, seat))
     except GameError:
@@ -175,7 +177,7 @@ def _check_out_of_turn(
     raise ConformanceFailure(f"{where}: seat {other} moved out of turn and it was applied")
 
 
-def _check_outcome(engine: Engine[Any, Any], state: Any, seats: int, where: str) -> None:
+def _check_outcome(engine: AnyEngine, state: Any, seats: int, where: str) -> None:
     outcome = engine.outcome(state)
     _require(outcome is not None, f"{where}: nobody to act, but no outcome")
     assert outcome is not None  # for the type checker; _require raised otherwise
@@ -193,7 +195,7 @@ def _check_outcome(engine: Engine[Any, Any], state: Any, seats: int, where: str)
     json.dumps(engine.spectate(state, full=True))
 
 
-def _check_settle(engine: Engine[Any, Any], overrides: Mapping[str, Any] | None) -> None:
+def _check_settle(engine: AnyEngine, overrides: Mapping[str, Any] | None) -> None:
     state = engine.new_game(engine.ruleset(dict(overrides or {})), 5)
     settled = engine.settle(state, "deadline")
     _require(engine.to_act(settled) == (), f"{engine.name}: a settled game has seats to act")
@@ -205,7 +207,18 @@ def _check_settle(engine: Engine[Any, Any], overrides: Mapping[str, Any] | None)
     _require(bool(engine.to_act(state)), f"{engine.name}: settle mutated the old state")
 
 
-def _check_bad_ruleset(engine: Engine[Any, Any]) -> None:
+def _check_base(engine: AnyEngine) -> None:
+    """The engine derives from the base of its kind, so its required transitions are abstract
+    there (a game that forgot one cannot be built) and `simultaneous` says which it is."""
+    base = SimultaneousEngine if engine.simultaneous else SequentialEngine
+    _require(
+        isinstance(engine, base),
+        f"{engine.name}: a {'simultaneous' if engine.simultaneous else 'sequential'} game must "
+        f"derive from {base.__name__}",
+    )
+
+
+def _check_bad_ruleset(engine: AnyEngine) -> None:
     try:
         engine.ruleset({"no_such_setting": 1})
     except InvalidRuleset as exc:
@@ -214,7 +227,28 @@ def _check_bad_ruleset(engine: Engine[Any, Any]) -> None:
     raise ConformanceFailure(f"{engine.name}: an unknown ruleset key was accepted")
 
 
-def _check_bots(engine: Engine[Any, Any], overrides: Mapping[str, Any] | None) -> list[str]:
+class _Foreign(Ruleset):
+    """A ruleset of no game: what a host would pass by mixing up two games' rulesets."""
+
+
+def _check_foreign_ruleset(engine: AnyEngine) -> None:
+    """Every entry point that takes a ruleset refuses another class's with InvalidRuleset."""
+    foreign = _Foreign()
+    calls: dict[str, Callable[[], object]] = {
+        "new_game": lambda: engine.new_game(foreign, 1),
+        "seat_names": lambda: engine.seat_names(foreign),
+        "default_seat": lambda: engine.default_seat(foreign, 1),
+        "era_text": lambda: engine.era_text("text", foreign),
+    }
+    for entry, call in calls.items():
+        try:
+            call()
+        except InvalidRuleset:
+            continue
+        raise ConformanceFailure(f"{engine.name}: {entry} accepted a foreign ruleset")
+
+
+def _check_bots(engine: AnyEngine, overrides: Mapping[str, Any] | None) -> list[str]:
     """Every bot plays a whole game from observations and lazy menus only, the same way twice."""
     ruleset = engine.ruleset(dict(overrides or {}))
     seats = len(engine.seat_names(ruleset))
@@ -229,7 +263,7 @@ def _check_bots(engine: Engine[Any, Any], overrides: Mapping[str, Any] | None) -
     return sorted(table)
 
 
-def _bot_game(engine: Engine[Any, Any], ruleset: Any, bots: Sequence[str]) -> str:
+def _bot_game(engine: AnyEngine, ruleset: Any, bots: Sequence[str]) -> str:
     table = engine.bots()
     state = engine.new_game(ruleset, 11)
     for decision in range(MAX_STEPS):

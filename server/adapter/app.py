@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from ... import __version__
 from ...engines import GameError, get_engine
-from ...engines.registry import _ENGINES
+from ...engines.registry import names as game_names
 from ..inputs import (
     MAX_LABEL_CHARS,
     JoinGameInput,
@@ -366,9 +366,9 @@ def build_server(
     )
     mcp.serve_legacy_subscriptions(legacy)
 
-    for name in _ENGINES:
+    for name in game_names():
         _register_game_documents(mcp, name)
-    register_game_rules(mcp, service, list(_ENGINES))  # a game's era rules, the seat prompts
+    register_game_rules(mcp, service, list(game_names()))  # a game's era rules, the seat prompts
 
     @mcp.resource(
         SPECTATE_PREFIX + "{spectator_code}",

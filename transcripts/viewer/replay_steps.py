@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engines import Engine, get_engine
+from ...engines import AnyEngine, get_engine
 from ..evaluation.score import player_name
 from ..events import (
     Absent,
@@ -139,7 +139,7 @@ def build_book(events: Sequence[Event]) -> ReplayBook:
     return book
 
 
-def _pictures(engine: Engine[Any, Any], state: Any, viewers: list[int | None]) -> list[str]:
+def _pictures(engine: AnyEngine, state: Any, viewers: list[int | None]) -> list[str]:
     return [
         engine.picture(
             engine.spectate(state, full=True) if viewer is None else engine.observe(state, viewer)
