@@ -75,7 +75,7 @@ async def test_forks_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
     running = service.new_game("influence", seed=3)
     async with Client(build_server(service)) as client:
         before = service.store.count(["waiting", "active", "over"])
-        cases = [
+        cases: list[tuple[dict[str, object], str]] = [
             ({"fork_of": running.game_id, "at": 1}, "only a finished game can be forked"),
             ({"fork_of": over, "at": 999}, "at from 0 to"),
             ({"fork_of": over}, "fork_of and at go together"),

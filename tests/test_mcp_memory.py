@@ -161,10 +161,10 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
             timeout=0.3,
         )
         assert quiet["reason"] == "timeout" and not quiet["ready"]
-        progress: list[float] = []
+        progressed: list[float] = []
 
-        async def on_progress(value: float, total: float | None, message: str | None) -> None:
-            progress.append(value)
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            progressed.append(progress)
 
         async def white_moves() -> None:
             await anyio.sleep(5.5)
@@ -183,7 +183,7 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
         assert result.structured_content is not None
         assert result.structured_content["reason"] in {"your_turn", "events"}
         assert elapsed < 20
-        assert progress, "a long wait sends progress notifications"
+        assert progressed, "a long wait sends progress notifications"
 
 
 async def test_listeners_get_resource_updated_for_their_game(tmp_path: Path) -> None:
