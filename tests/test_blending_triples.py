@@ -70,7 +70,8 @@ def placed_on_spot(s: State, t: int) -> list[str]:
 
 def test_default_is_exact_and_the_option_is_checked() -> None:
     assert BlendingRules().triple_match == "exact"
-    assert E.ruleset({"triple_match": "side"}).triple_match == "side"  # type: ignore[attr-defined]
+    side = E.ruleset({"triple_match": "side"})
+    assert isinstance(side, BlendingRules) and side.triple_match == "side"
     with pytest.raises(Exception, match="triple_match"):
         E.ruleset({"triple_match": "mirror"})
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, text_of
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
@@ -207,7 +207,7 @@ async def test_the_prompt_and_the_rules_resource_say_how_orders_are_read(tmp_pat
     assert "only way to talk" in instructions and "cut" in instructions
     async with Client(build_server(GameService(MemoryStore(), tmp_path))) as client:
         for uri in ("cogs-arena://rules/chemistry", "cogs-arena://rules/chemistry/full"):
-            text = (await client.read_resource(uri)).contents[0].text  # type: ignore[union-attr]
+            text = text_of((await client.read_resource(uri)).contents[0])
             assert "## How orders are read" in text and "**C24." in text
             assert "The host's `talk` tool is" in text and "refused in Chemistry" in text
 

@@ -25,6 +25,7 @@ from cogs_arena.server.series.play import Planned, play
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
+from cogs_arena.transcripts.events import Header
 from cogs_arena.transcripts.io import read_transcript
 
 ENGINE = get_engine("influence")
@@ -163,7 +164,8 @@ def test_seeded_games_replay_and_report_wins_by_colour(tmp_path: Path) -> None:
         (path,) = folder.glob("influence-*.jsonl")
         report = replay(path)
         assert report.ok and report.complete, report.mismatches
-        assert read_transcript(path)[0].ruleset["opening"] == "seeded"  # type: ignore[union-attr]
+        header = read_transcript(path)[0]
+        assert isinstance(header, Header) and header.ruleset["opening"] == "seeded"
     stats = summary("influence", records)
     colours = {"White", "Black", "draw"}
     assert set(stats["colour"]) <= colours and abs(sum(stats["colour"].values()) - 1) < 1e-9

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, MCPError
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, text_of
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
@@ -74,17 +74,17 @@ async def test_full_game_with_every_tool(tmp_path: Path) -> None:
         resources = {str(r.uri) for r in (await client.list_resources()).resources}
         assert "cogs-arena://rules/influence" in resources
         rules = await client.read_resource("cogs-arena://rules/influence")
-        assert "Influence" in rules.contents[0].text  # type: ignore[union-attr]
+        assert "Influence" in text_of(rules.contents[0])
         code = game["spectator_code"]
         spectator = await client.read_resource(f"cogs-arena://spectate/{code}")
-        assert spectator.contents[0].text  # type: ignore[union-attr]
+        assert text_of(spectator.contents[0])
         for uri in (f"cogs-arena://games/{gid}/spectator", f"cogs-arena://spectate/{gid}"):
             with pytest.raises(MCPError):  # the game id alone opens nothing
                 await client.read_resource(uri)
         prompts = {p.name for p in (await client.list_prompts()).prompts}
         assert "influence_seat" in prompts
         prompt = await client.get_prompt("influence_seat", {"game_id": gid})
-        assert gid in prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert gid in text_of(prompt.messages[0].content)
     assert "transcript" not in game  # no server paths in results
     path = tmp_path / "t" / f"influence-{gid}.jsonl"
     report = replay(path)
