@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cogs_arena.engines import get_engine
+from cogs_arena.engines.blending.moves import Move
 from cogs_arena.engines.blending.ruleset import BlendingRules
 from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import LAND_LETTER, face_text
+from cogs_arena.engines.protocol import Engine
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str) -> State:
@@ -54,4 +56,4 @@ def fight_scene(
     if own:
         guards.append(GuardianSpec(0, (5, 5), ["PPPP"] * 3))
     spec = Scenario(squares=squares, hands={0: hand}, heroes={0: (1, 0)}, guardians=guards)
-    return build(spec, BlendingRules(combat=combat, **rules))  # type: ignore[arg-type]
+    return build(spec, BlendingRules(combat=combat, **rules))

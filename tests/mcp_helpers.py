@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
+from mcp_types import TextContent, TextResourceContents
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -23,6 +24,13 @@ async def call_error(client: Client, tool: str, **arguments: Any) -> str:
     result = await client.call_tool(tool, arguments)
     assert result.is_error, f"{tool} should have failed"
     return error_text(result)
+
+
+def text_of(block: object) -> str:
+    """The text of a content block (tool result, prompt message or resource) the test expects to
+    be text; any other kind fails the test."""
+    assert isinstance(block, TextContent | TextResourceContents), block
+    return block.text
 
 
 def error_text(result: Any) -> str:

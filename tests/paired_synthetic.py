@@ -37,13 +37,16 @@ class Draw:
 
 def _shape(family: str, deal: np.ndarray, play: np.ndarray) -> np.ndarray:
     latent = deal + play
+    shaped: np.ndarray
     if family == "skewed":
-        return np.clip(np.round(9 + 3 * deal + 8 * (np.exp(0.4 * play) - 1.1)), 0, 40)
-    if family == "tied":
-        return np.clip(np.round(1.2 + 0.9 * latent), 0, 3)
-    if family == "bounded":
-        return np.clip(0.5 + 0.35 * latent, 0, 1)
-    raise ValueError(f"family {family!r}: one of {', '.join(FAMILIES)}")
+        shaped = np.clip(np.round(9 + 3 * deal + 8 * (np.exp(0.4 * play) - 1.1)), 0, 40)
+    elif family == "tied":
+        shaped = np.clip(np.round(1.2 + 0.9 * latent), 0, 3)
+    elif family == "bounded":
+        shaped = np.clip(0.5 + 0.35 * latent, 0, 1)
+    else:
+        raise ValueError(f"family {family!r}: one of {', '.join(FAMILIES)}")
+    return shaped
 
 
 def draw(

@@ -10,10 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-try:
-    from cogs_arena.server.store.sqlite import SqliteStore as SqliteStore
-except ImportError:  # before issue 9 the SQLite store lived in server.store
-    from cogs_arena.server.store.memory import SqliteStore as SqliteStore  # type: ignore[attr-defined,no-redef]
+from cogs_arena.server.store.sqlite import SqliteStore as SqliteStore
 
 
 class FakeClock:

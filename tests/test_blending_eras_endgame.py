@@ -8,12 +8,14 @@ from collections import Counter
 import pytest
 
 from cogs_arena.engines import get_engine
+from cogs_arena.engines.blending.moves import Move
 from cogs_arena.engines.blending.ruleset import BlendingRules
 from cogs_arena.engines.blending.scenario import Scenario, build
 from cogs_arena.engines.blending.state import State, to_json
+from cogs_arena.engines.protocol import Engine
 from cogs_arena.engines.runner import play_bots
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str) -> State:

@@ -60,10 +60,12 @@ def test_the_guardian_answers_in_pile_order_and_names_its_best_kind() -> None:
     with pytest.raises(IllegalMove, match="no cast land"):
         play(s, "announce cast")
     s = play(s, "announce slice")
+    assert s.duel is not None
     # slice (1) against FFPP: the owner names shoot (beats slice): 2+1 against 1-1
     assert "shoot (3)" in s.duel.results[-1] and "1 damage to seat 0" in s.duel.results[-1]
     assert s.phase == "loss" and len(s.hands[0]) == 3
     s = play(s, f"discard t{s.hands[0][0]}")
+    assert s.duel is not None
     assert s.phase == "fight" and len(s.hands[0]) == 2 and s.duel.taken == 1
     assert len(s.discard) == 2  # the played tile and the damage
 

@@ -31,7 +31,7 @@ def scene(
         guardians=guards or [],
         blends=blends or {},
     )
-    return build(spec, BlendingRules(land="territories", **rules))  # type: ignore[arg-type]
+    return build(spec, BlendingRules(land="territories", **rules))
 
 
 ROW: Sq = {(1, 0): "M", (2, 0): "M", (3, 0): "M"}
@@ -95,7 +95,7 @@ def merged(**rules: object) -> State:
         GuardianSpec(1, (4, 0), ["PPPP"] * 3),
         GuardianSpec(2, (5, 0), ["PPPP"] * 3),
     ]
-    return scene(sq, guards, hero=(2, 0), **rules)
+    return scene(sq, guards, None, (2, 0), None, **rules)
 
 
 def test_a_merge_joins_territories_and_the_majority_takes_all() -> None:

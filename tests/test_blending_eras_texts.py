@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp_helpers import text_of
 
 from cogs_arena.engines import get_engine
 from cogs_arena.prompts import seat_prompt
@@ -92,7 +93,7 @@ async def test_the_game_rules_resource_and_prompt_read_the_games_ruleset(tmp_pat
 
         async def read(uri: str) -> str:
             contents = (await client.read_resource(uri)).contents
-            return contents[0].text  # type: ignore[union-attr]
+            return text_of(contents[0])
 
         text = await read(f"cogs-arena://rules/blending/game/{game.game_id}")
         assert text == E.rules_play_text(E.ruleset(era)) and "## Territories" in text

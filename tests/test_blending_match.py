@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from cogs_arena.engines import IllegalMove, get_engine
+from cogs_arena.engines.blending.moves import Move
 from cogs_arena.engines.blending.ruleset import BlendingRules
 from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import FOREST, face_text
+from cogs_arena.engines.protocol import Engine
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str) -> State:

@@ -12,18 +12,20 @@ from mcp import Client
 from mcp_helpers import call, fight_or_builder
 
 from cogs_arena.engines import get_engine
+from cogs_arena.engines.blending.moves import Move
 from cogs_arena.engines.blending.odds import PASS_TEXT, lay_odds, odds_text
 from cogs_arena.engines.blending.rules import new_game
 from cogs_arena.engines.blending.ruleset import BlendingRules
 from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.state import State, from_json, to_json
 from cogs_arena.engines.blending.tiles import FOREST, MOUNTAIN, PLAINS, face_from_text, face_text
+from cogs_arena.engines.protocol import Engine
 from cogs_arena.engines.rng import Stream
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store.memory import MemoryStore
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 SLICE, SHOOT, CAST = MOUNTAIN, FOREST, PLAINS
 Q = Fraction(1, 4)
 

@@ -13,8 +13,9 @@ from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
 from cogs_arena.engines.blending.scoring import breakdown
 from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import FOREST, MOUNTAIN, PLAINS, START, patterns, rotate
+from cogs_arena.engines.protocol import Engine
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str, seat: int | None = None) -> State:

@@ -15,6 +15,7 @@ from itertools import product
 import pytest
 
 from cogs_arena.engines import IllegalMove, get_engine
+from cogs_arena.engines.blending.moves import Move
 from cogs_arena.engines.blending.ruleset import BlendingRules
 from cogs_arena.engines.blending.scenario import Scenario, build
 from cogs_arena.engines.blending.state import State
@@ -27,9 +28,10 @@ from cogs_arena.engines.blending.tiles import (
     patterns,
     rotate,
 )
+from cogs_arena.engines.protocol import Engine
 from cogs_arena.engines.rng import Stream
 
-E = get_engine("blending")
+E: Engine[State, Move] = get_engine("blending")
 MODES: tuple[TripleMatch, TripleMatch] = ("exact", "side")
 TRIPLES = ["MMPF", "MMFP", "FFPM", "FFMP", "PPFM", "PPMF"]
 """The 6 supply designs (B6): DD over AB and DD over BA, written clockwise from the top-left."""
@@ -55,7 +57,7 @@ def tile_of(s: State, face: str) -> int:
 
 def spot(letters: str) -> dict[tuple[int, int], str]:
     """The 2x2 block with top-left square 1,0, its lands given clockwise from the top-left."""
-    tl, tr, br, bl = letters
+    tl, tr, br, bl = list(letters)
     return {(1, 0): tl, (2, 0): tr, (2, 1): br, (1, 1): bl}
 
 
@@ -68,7 +70,8 @@ def placed_on_spot(s: State, t: int) -> list[str]:
 
 def test_default_is_exact_and_the_option_is_checked() -> None:
     assert BlendingRules().triple_match == "exact"
-    assert E.ruleset({"triple_match": "side"}).triple_match == "side"  # type: ignore[attr-defined]
+    side = E.ruleset({"triple_match": "side"})
+    assert isinstance(side, BlendingRules) and side.triple_match == "side"
     with pytest.raises(Exception, match="triple_match"):
         E.ruleset({"triple_match": "mirror"})
 
@@ -87,7 +90,7 @@ def test_option_survives_save_and_shows_in_the_view() -> None:
 def test_side_by_side_spots() -> None:
     """3 lands, the doubled land on two orthogonally adjacent squares: 3 doubled lands x 4 sides x
     2 orders of the other two = 24 of the 81 spot patterns."""
-    side = [p for p in product(LANDS, repeat=4) if pair_side(p) is not None]
+    side = [p for p in product(LANDS, LANDS, LANDS, LANDS) if pair_side(p) is not None]
     assert len(side) == 24
     assert pair_side(face_from_text("MFPF")) is None  # doubled land on opposite corners
     assert pair_side(face_from_text("MMFF")) is None  # 2 lands
@@ -257,8 +260,12 @@ def test_whole_games_under_side() -> None:
                 assert E.move_text(move) == m.notation
                 E.validate(s, seat, move)
                 x, y = move.x, move.y
-                under = (s.squares[(x, y)], s.squares[(x + 1, y)])
-                under += (s.squares[(x + 1, y + 1)], s.squares[(x, y + 1)])
+                under = (
+                    s.squares[(x, y)],
+                    s.squares[(x + 1, y)],
+                    s.squares[(x + 1, y + 1)],
+                    s.squares[(x, y + 1)],
+                )
                 if patterns(s.faces[move.tile - 1]).get(under) is None:
                     side_only.append(m.notation)
             pick = rng.choice(side_only) if side_only else rng.choice(moves).notation

@@ -176,12 +176,13 @@ def test_move_json_and_text_round_trip_for_every_menu_entry() -> None:
 def test_menu_descriptions_follow_each_games_own_tiles() -> None:
     """Tile ids name different faces in the Standard and Long supplies (t25 is a Forest single
     in one, a Mountain single in the other); memoised menu entries must not mix them up."""
+    from cogs_arena.engines.blending.ruleset import BlendingRules
     from cogs_arena.engines.blending.scenario import Scenario, build
 
     for total, land in ((100, "Forest"), (200, "Mountain"), (100, "Forest")):
-        s = build(
-            Scenario(squares={(1, 0): "M"}, heroes={0: (1, 0)}), E.ruleset({"supply_total": total})
-        )
+        rules = E.ruleset({"supply_total": total})
+        assert isinstance(rules, BlendingRules)
+        s = build(Scenario(squares={(1, 0): "M"}, heroes={0: (1, 0)}), rules)
         s = s.clone()
         s.hands = ((25,), *s.hands[1:])
         placements = [m for m in E.legal_moves(s, 0).moves if m.kind == "placement"]

@@ -112,7 +112,7 @@ async def _play_until(seats: list[tuple[Any, str, str]], decision: int | None) -
     with anyio.fail_after(60):
         async with anyio.create_task_group() as tg:
             for caller, game_id, credential in seats:
-                tg.start_soon(lambda c=caller, g=game_id, k=credential: _seat(c, g, k, decision))
+                tg.start_soon(_seat, caller, game_id, credential, decision)
 
 
 async def _seat(caller: Any, game_id: str, credential: str, decision: int | None) -> None:

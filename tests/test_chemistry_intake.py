@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, text_of
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
-from cogs_arena.engines.chemistry.moves import Order
+from cogs_arena.engines.chemistry.moves import Move, Order
+from cogs_arena.engines.chemistry.state import ChemState
+from cogs_arena.engines.protocol import JSON
 from cogs_arena.prompts import seat_prompt
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
@@ -21,10 +23,18 @@ from cogs_arena.transcripts import read_transcript
 from cogs_arena.transcripts.events import Attempt
 
 ENGINE = ChemistryEngine()
+
+
+def as_order(move: Move) -> Order:
+    """A move the test knows is an order (not a raw action), typed as one."""
+    assert isinstance(move, Order)
+    return move
+
+
 anyio = pytest.mark.anyio
 
 
-def game(**overrides: object):  # type: ignore[no-untyped-def]
+def game(**overrides: JSON) -> ChemState:
     return ENGINE.new_game(ENGINE.ruleset(overrides), 1)
 
 
@@ -61,7 +71,7 @@ def test_an_unused_field_is_dropped_and_named(text: str, read: Order, ignored: l
     assert from_json == read and ENGINE.move_notices(from_json) == (notice,)
     # Nothing of the notice stays in the order's text or JSON.
     assert ENGINE.move_text(move) == read.head
-    assert ENGINE.parse_move(s, 0, ENGINE.move_text(move)).notices == ()
+    assert as_order(ENGINE.parse_move(s, 0, ENGINE.move_text(move))).notices == ()
 
 
 def test_an_ignored_molecule_need_not_be_in_the_variant() -> None:
@@ -79,7 +89,7 @@ def test_the_state_keeps_the_order_alone() -> None:
     """The notice is for the answer: the order a shift ran with carries none, so a state is
     the same however its orders were written."""
     s = game()
-    moves = {i: Order("idle") for i in range(8)}
+    moves: dict[int, Move] = {i: Order("idle") for i in range(8)}
     moves[0] = ENGINE.parse_move(s, 0, "hoard resin amber\nsay: " + "y" * 90)
     after = ENGINE.apply_batch(s, moves)
     assert after.last[0] == Order("hoard", 0, None, "y" * 79 + "…")
@@ -98,7 +108,7 @@ def test_a_long_say_is_cut_to_79_plus_an_ellipsis() -> None:
     assert move.say == "x" * 79 + "…" and len(move.say) == 80
     (notice,) = ENGINE.move_notices(move)
     assert "`say` was 81 characters" in notice and "cut to 80" in notice
-    exact = ENGINE.parse_move(s, 0, "idle\nsay: " + "x" * 80)
+    exact = as_order(ENGINE.parse_move(s, 0, "idle\nsay: " + "x" * 80))
     assert exact.say == "x" * 80 and ENGINE.move_notices(exact) == ()
 
 
@@ -106,11 +116,13 @@ def test_say_is_cut_on_a_character_boundary_after_stripping_and_joining_lines() 
     """Characters, not bytes: 100 emoji keep 79 whole ones. Surrounding whitespace is stripped
     first (so 80 characters with spaces round them are not cut), and newlines become spaces."""
     s = game()
-    emoji = ENGINE.move_from_json(s, 0, {"job": "idle", "say": "🙂" * 100})
+    emoji = as_order(ENGINE.move_from_json(s, 0, {"job": "idle", "say": "🙂" * 100}))
     assert emoji.say == "🙂" * 79 + "…"
-    padded = ENGINE.move_from_json(s, 0, {"job": "idle", "say": "   " + "z" * 80 + "\n  "})
+    padded = as_order(
+        ENGINE.move_from_json(s, 0, {"job": "idle", "say": "   " + "z" * 80 + "\n  "})
+    )
     assert padded.say == "z" * 80 and ENGINE.move_notices(padded) == ()
-    lines = ENGINE.move_from_json(s, 0, {"job": "idle", "say": "meet\nat amber"})
+    lines = as_order(ENGINE.move_from_json(s, 0, {"job": "idle", "say": "meet\nat amber"}))
     assert lines.say == "meet at amber"
 
 
@@ -195,7 +207,7 @@ async def test_the_prompt_and_the_rules_resource_say_how_orders_are_read(tmp_pat
     assert "only way to talk" in instructions and "cut" in instructions
     async with Client(build_server(GameService(MemoryStore(), tmp_path))) as client:
         for uri in ("cogs-arena://rules/chemistry", "cogs-arena://rules/chemistry/full"):
-            text = (await client.read_resource(uri)).contents[0].text  # type: ignore[union-attr]
+            text = text_of((await client.read_resource(uri)).contents[0])
             assert "## How orders are read" in text and "**C24." in text
             assert "The host's `talk` tool is" in text and "refused in Chemistry" in text
 

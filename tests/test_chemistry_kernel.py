@@ -141,7 +141,7 @@ def test_idle_waits() -> None:
 def _view(stocks: dict[str, tuple[int, int]], charges: dict[str, int]) -> dict[str, object]:
     s = ENGINE.new_game(ENGINE.ruleset({"variant": "three-cycles"}), 1)
     view = ENGINE.observe(s, 0)
-    for v in view["vats"]:  # type: ignore[union-attr]
+    for v in view["vats"]:
         v["stock"] = list(stocks[v["name"]])
         v["charge"] = charges[v["name"]]
     return view
@@ -171,7 +171,7 @@ def test_courier_lanes_fixed_then_by_need() -> None:
 def test_courier_spares_in_two_cycles_tie_on_charge() -> None:
     s = ENGINE.new_game(ENGINE.ruleset({"variant": "two-cycles"}), 1)
     view = ENGINE.observe(s, 0)
-    view["vats"][1]["charge"] = 1  # type: ignore[index]
+    view["vats"][1]["charge"] = 1
     orders = [courier_order(view, seat) for seat in range(8)]
     assert orders[4:] == [
         "supply spark beryl",

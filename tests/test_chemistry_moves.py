@@ -8,13 +8,21 @@ import pytest
 
 from cogs_arena.engines import IllegalMove, MalformedMove
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
-from cogs_arena.engines.chemistry.moves import Action, Order
+from cogs_arena.engines.chemistry.moves import Action, Move, Order
 from cogs_arena.engines.chemistry.room import MOVE_N, TAKE
+from cogs_arena.engines.chemistry.state import ChemState
+from cogs_arena.engines.protocol import JSON
 
 ENGINE = ChemistryEngine()
 
 
-def game(**overrides: object):  # type: ignore[no-untyped-def]
+def as_order(move: Move) -> Order:
+    """A move the test knows is an order (not a raw action), typed as one."""
+    assert isinstance(move, Order)
+    return move
+
+
+def game(**overrides: JSON) -> ChemState:
     return ENGINE.new_game(ENGINE.ruleset(overrides), 1)
 
 
@@ -44,7 +52,7 @@ def test_malformed_orders_show_the_syntax() -> None:
         with pytest.raises(MalformedMove) as info:
             ENGINE.parse_move(s, 0, text)
         assert "supply <molecule> <vat>" in str(info.value)
-    assert ENGINE.parse_move(s, 0, "idle\nsay: " + "x" * 80).say == "x" * 80
+    assert as_order(ENGINE.parse_move(s, 0, "idle\nsay: " + "x" * 80)).say == "x" * 80
 
 
 def test_invalid_orders_name_what_is_allowed() -> None:

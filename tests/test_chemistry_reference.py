@@ -4,6 +4,7 @@ Order intake (dropped fields, cut text) is in test_chemistry_intake.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import pytest
@@ -21,11 +22,21 @@ from cogs_arena.engines.chemistry.room import (
     WAIT,
     cell,
 )
-from cogs_arena.engines.chemistry.ruleset import RANGES
+from cogs_arena.engines.chemistry.ruleset import RANGES, ChemistryRuleset
 from cogs_arena.engines.chemistry.sim import Room, kernel
 from cogs_arena.engines.chemistry.state import ChemState, Cog
+from cogs_arena.engines.protocol import JSON
 
 ENGINE = ChemistryEngine()
+
+
+def chem_rules(overrides: Mapping[str, JSON] | None = None) -> ChemistryRuleset:
+    """The engine's ruleset for `overrides`, typed as Chemistry's own."""
+    rs = ENGINE.ruleset(overrides)
+    assert isinstance(rs, ChemistryRuleset)
+    return rs
+
+
 VARIANTS = (
     "two-cycles",
     "two-cycles-distractors",
@@ -137,7 +148,7 @@ def test_a_wrong_molecule_on_a_pad_edge_steps_off_only_when_the_cell_is_free() -
     or a molecule there makes the holder wait (before, it walked N along the pad); free, it
     steps W and then drops off the pad."""
     order = Order("supply", 2, 1)
-    held = {0: (cell(15, 4), (1,))}
+    held: dict[int, tuple[int, tuple[int, ...]]] = {0: (cell(15, 4), (1,))}
     blocked = Room(placed({**held, 1: (cell(14, 4), ())}))
     assert kernel(blocked, 0, order, True) == WAIT
     covered = Room(placed(held, molecules=((cell(14, 4), 0),)))
@@ -186,8 +197,8 @@ def test_every_setting_takes_both_ends_of_its_range_and_refuses_past_them(name: 
 
 def test_charge0_keeps_its_range_and_fits_under_charge_max() -> None:
     """charge0 is 0..24 as before, and never above charge_max."""
-    assert ENGINE.ruleset({"charge0": 0}).charge0 == 0
-    assert ENGINE.ruleset({"charge0": 24, "charge_max": 24}).charge0 == 24
+    assert chem_rules({"charge0": 0}).charge0 == 0
+    assert chem_rules({"charge0": 24, "charge_max": 24}).charge0 == 24
     for bad in ({"charge0": -1}, {"charge0": 25, "charge_max": 24}, {"charge0": 13}):
         with pytest.raises(InvalidRuleset):
             ENGINE.ruleset(bad)

@@ -67,7 +67,9 @@ def test_own_cog_line_says_where_it_went_and_what_it_carried() -> None:
             own = _own(state, seat)
             assert own["from"] == list(divmod(before.cogs[seat].cell, 32)[::-1])
             assert own["to"] == list(divmod(state.cogs[seat].cell, 32)[::-1])
-            assert own["order"] == ENGINE.move_text(state.last[seat]).split("\n")[0]
+            last = state.last[seat]
+            assert last is not None
+            assert own["order"] == ENGINE.move_text(last).split("\n")[0]
             assert 0 <= own["steps"] <= 30, "a cog moves at most every second tick"
             assert own["hand_at_start"] == [
                 ["resin", "spark", "brine"][h] for h in before.cogs[seat].hand

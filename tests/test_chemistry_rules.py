@@ -3,6 +3,7 @@ shift boundaries and famine. States are built from the opening with a few fields
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import pytest
@@ -20,10 +21,21 @@ from cogs_arena.engines.chemistry.room import (
     WALL,
     cell,
 )
+from cogs_arena.engines.chemistry.ruleset import ChemistryRuleset
 from cogs_arena.engines.chemistry.sim import Room
 from cogs_arena.engines.chemistry.state import ChemState, Cog, Vat
+from cogs_arena.engines.protocol import JSON
 
 ENGINE = ChemistryEngine()
+
+
+def chem_rules(overrides: Mapping[str, JSON] | None = None) -> ChemistryRuleset:
+    """The engine's ruleset for `overrides`, typed as Chemistry's own."""
+    rs = ENGINE.ruleset(overrides)
+    assert isinstance(rs, ChemistryRuleset)
+    return rs
+
+
 IDLE = [Order("idle")] * 8
 
 
@@ -100,14 +112,14 @@ def test_room_geometry_and_opening() -> None:
 
 
 def test_ruleset_defaults_and_ranges() -> None:
-    rs = ENGINE.ruleset()
+    rs = chem_rules()
     assert (rs.shifts, rs.ticks_per_shift, rs.charge_max, rs.charge0) == (12, 60, 12, 3)
     assert (rs.charge_decay_period, rs.reaction_cooldown, rs.cold_start_cost) == (60, 6, 3)
     assert (rs.food_lifetime, rs.vent_period, rs.vent_ground_cap) == (240, 8, 6)
     assert (rs.move_cooldown, rs.carry_cap) == (2, 1)
     assert rs.distractors == (2, 24)
-    assert ENGINE.ruleset({"variant": "two-cycles-distractors"}).distractors == (6, 12)
-    assert ENGINE.ruleset({"variant": "three-cycles"}).species == (0, 1, 2)
+    assert chem_rules({"variant": "two-cycles-distractors"}).distractors == (6, 12)
+    assert chem_rules({"variant": "three-cycles"}).species == (0, 1, 2)
     from cogs_arena.engines import InvalidRuleset
 
     for bad in ({"charge_max": 25}, {"charge_max": 0}, {"charge0": 13}, {"control": "x"}):

@@ -57,7 +57,9 @@ async def test_a_fork_starts_where_the_parent_stood(tmp_path: Path, game: str, a
     header = read_transcript(fork_path)[0]
     assert isinstance(header, Header) and header.fork is not None
     assert (header.fork.parent, header.fork.at) == (parent, at)
-    assert header.seed == read_transcript(parent_path)[0].seed  # type: ignore[union-attr]
+    parent_header = read_transcript(parent_path)[0]
+    assert isinstance(parent_header, Header)
+    assert header.seed == parent_header.seed
     assert header.seats[1].player.kind == "llm" and header.seats[1].player.prompt == "b"
     # The prefix is the parent's: the same transitions, to the parent's state digest.
     copied = [e for e in read_transcript(fork_path) if isinstance(e, Move | Batch)]
@@ -75,7 +77,7 @@ async def test_forks_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
     running = service.new_game("influence", seed=3)
     async with Client(build_server(service)) as client:
         before = service.store.count(["waiting", "active", "over"])
-        cases = [
+        cases: list[tuple[dict[str, object], str]] = [
             ({"fork_of": running.game_id, "at": 1}, "only a finished game can be forked"),
             ({"fork_of": over, "at": 999}, "at from 0 to"),
             ({"fork_of": over}, "fork_of and at go together"),

@@ -128,10 +128,18 @@ nested = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(short_text, inner, max_size=4),
     max_leaves=8,
 )
+
+
+def _nest(depth: int, as_dict: bool) -> object:
+    """ "x" wrapped `depth` times in {"k": ...} or in [...]."""
+    value: object = "x"
+    for _ in range(depth):
+        value = {"k": value} if as_dict else [value]
+    return value
+
+
 deep = st.builds(
-    lambda depth, as_dict: functools.reduce(
-        lambda v, _: {"k": v} if as_dict else [v], range(depth), "x"
-    ),
+    _nest,
     st.sampled_from([31, 32, 33, 34, 64, 300, 3000]),
     st.booleans(),
 )

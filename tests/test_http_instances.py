@@ -72,7 +72,9 @@ def _transcript(server: HttpServer, game: dict[str, Any]) -> Path:
     return server.transcripts / f"{game['view']['game']}-{game['game_id']}.jsonl"
 
 
-async def _influence(creator: Any, joiner: Any, ruleset: dict[str, Any]) -> tuple[dict, dict]:
+async def _influence(
+    creator: Any, joiner: Any, ruleset: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     game = await call(
         creator, "new_game", game="influence", seat="White", bots=["open"], ruleset=ruleset
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 from http_helpers import HttpServer, held, play_all, play_seat, running, streamable
+from mcp import Client
 from mcp_helpers import call
 
 from cogs_arena.transcripts import read_transcript, replay
@@ -36,12 +37,14 @@ async def test_clients_go_on_after_the_server_is_killed_and_restarted(tmp_path: 
             gid, white_cred = game["game_id"], game["credential"]
             joined = await call(black, "join_game", invitation=game["invitations"]["Black"])
             black_cred = joined["credential"]
+
+            async def seat(client: Client, credential: str) -> None:
+                await play_seat(held(client), gid, credential, stop_at_decision=12)
+
             with anyio.fail_after(60):
                 async with anyio.create_task_group() as tg:
                     for client, cred in ((white, white_cred), (black, black_cred)):
-                        tg.start_soon(
-                            lambda c=client, k=cred: play_seat(held(c), gid, k, stop_at_decision=12)
-                        )
+                        tg.start_soon(seat, client, cred)
             before = await call(white, "show", game_id=gid, credential=white_cred)
             assert before["status"] == "active" and before["decision"] >= 12
 

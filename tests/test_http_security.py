@@ -111,11 +111,11 @@ def test_guard_rules_without_a_socket() -> None:
     for weak in (" ", "a", "k" * 31):
         with pytest.raises(Exception, match=r"at least 32 characters|printable ASCII"):
             check_bind(HttpOptions(host="10.0.0.5", auth_token=weak))
-    remote = Guard(lambda *_: None, HttpOptions(host="10.0.0.5", auth_token=strong))  # type: ignore[arg-type,return-value]
+    remote = Guard(lambda *_: None, HttpOptions(host="10.0.0.5", auth_token=strong))  # type: ignore[arg-type]
     assert remote.origin_ok("http://10.0.0.5:8765")  # the server's own origin
     assert remote.origin_ok("http://localhost:3000") and remote.origin_ok(None)
     assert not remote.origin_ok("https://evil.example") and not remote.origin_ok("file://")
     assert remote.host_ok("10.0.0.5:8765")  # Host is only pinned on loopback binds
-    extra = Guard(lambda *_: None, HttpOptions(allowed_origins=("https://app.example",)))  # type: ignore[arg-type,return-value]
+    extra = Guard(lambda *_: None, HttpOptions(allowed_origins=("https://app.example",)))  # type: ignore[arg-type]
     assert extra.origin_ok("https://app.example") and not extra.origin_ok("https://app.example:1")
     assert not extra.host_ok("app.example") and extra.host_ok("[::1]:8765")

@@ -25,6 +25,7 @@ from cogs_arena.server.series.play import Planned, play
 from cogs_arena.server.service import GameService, Submission
 from cogs_arena.server.store.sqlite import SqliteStore
 from cogs_arena.transcripts import replay
+from cogs_arena.transcripts.events import Header
 from cogs_arena.transcripts.io import read_transcript
 
 ENGINE = get_engine("influence")
@@ -85,12 +86,19 @@ def test_the_board_is_connected_and_both_starts_can_move() -> None:
         assert any(m.kind == "attack" for m in E.legal_moves(state, 0).moves)
 
 
+def _cells(board: dict[str, object]) -> list[object]:
+    """The map JSON's cells (a list)."""
+    cells = board["cells"]
+    assert isinstance(cells, list)
+    return cells
+
+
 def test_seeds_draw_different_boards_and_one_seed_the_same() -> None:
     """Twenty seeds give twenty boards, with walls and big cells; a seed (int or string) always
     draws its own board again."""
     maps = [seeded_map(11, seed) for seed in range(20)]
     assert len({repr(m) for m in maps}) == 20
-    assert all(m["big"] for m in maps) and sum(1 for m in maps if len(m["cells"]) < 121) >= 18
+    assert all(m["big"] for m in maps) and sum(1 for m in maps if len(_cells(m)) < 121) >= 18
     assert seeded_map(11, 7) == maps[7] and seeded_map(11, "run-a") == seeded_map(11, "run-a")
     assert seeded_map(11, "run-a") != seeded_map(11, "run-b")
     first, again = E.new_game(SEEDED, 7), E.new_game(E.ruleset({"opening": "seeded"}), 7)
@@ -156,7 +164,8 @@ def test_seeded_games_replay_and_report_wins_by_colour(tmp_path: Path) -> None:
         (path,) = folder.glob("influence-*.jsonl")
         report = replay(path)
         assert report.ok and report.complete, report.mismatches
-        assert read_transcript(path)[0].ruleset["opening"] == "seeded"  # type: ignore[union-attr]
+        header = read_transcript(path)[0]
+        assert isinstance(header, Header) and header.ruleset["opening"] == "seeded"
     stats = summary("influence", records)
     colours = {"White", "Black", "draw"}
     assert set(stats["colour"]) <= colours and abs(sum(stats["colour"].values()) - 1) < 1e-9

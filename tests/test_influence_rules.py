@@ -410,7 +410,8 @@ def test_move_limit_is_a_draw_after_blacks_reinforce() -> None:
 def test_move_limit_counts_a_skipped_reinforce_phase() -> None:
     state = setup({(2, 2): 3, (0, 0): -8}, mover=1, max_turns=1)
     after = play(state, 1, "end")
-    assert E.outcome(after) is not None and E.outcome(after).reason == "move_limit"  # type: ignore[union-attr]
+    outcome = E.outcome(after)
+    assert outcome is not None and outcome.reason == "move_limit"
 
 
 def test_attack_cap_leaves_only_end() -> None:

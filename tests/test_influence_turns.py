@@ -83,7 +83,7 @@ def test_last_turn_lists_captures_repels_and_reinforcements() -> None:
     assert f"reinforced {E.move_text(reinforce)}" in text
     # Black sees White's turn; White's turn had no attacks.
     black_view = E.observe(state, 1)
-    assert black_view["last_turn"]["seat"] == "White"  # type: ignore[index]
+    assert black_view["last_turn"]["seat"] == "White"
     assert "White's last turn (turn 1): no attacks; reinforced +2,2:2" in E.render(black_view)
     assert round_trip(state) == state
 
@@ -94,7 +94,7 @@ def test_emptied_target() -> None:
     state = E.apply(state, 1, E.default_move(state, 1))
     last = E.observe(state, 0)["last_turn"]
     assert attack_dicts(last)[0]["result"] == "emptied"
-    assert last["captured"] == []  # type: ignore[index]
+    assert last["captured"] == []
     assert "1,1>2,2 emptied 2,2 (was yours, 4)" in E.render(E.observe(state, 0))
 
 
@@ -103,7 +103,7 @@ def test_points_lost_at_the_caps_are_reported() -> None:
     state = play(state, 0, "end")  # every White cell capped: the phase is skipped, 2 points lost
     assert state.mover == 1
     last = E.observe(state, 1)["last_turn"]
-    assert last["points_lost"] == 2 and last["reinforced"] == {}  # type: ignore[index]
+    assert last["points_lost"] == 2 and last["reinforced"] == {}
     assert "2 point(s) lost" in E.render(E.observe(state, 1))
 
 
@@ -128,13 +128,13 @@ def test_views_are_symmetric_and_spectators_see_the_latest_turn() -> None:
         restored = round_trip(state)
         assert restored == state and E.digest(restored) == E.digest(state)
     white, black = E.observe(state, 0)["last_turn"], E.observe(state, 1)["last_turn"]
-    assert white["seat"] == "Black" and black["seat"] == "White"  # type: ignore[index]
+    assert white["seat"] == "Black" and black["seat"] == "White"
     latest = E.spectate(state, full=False)["last_turn"]
     assert latest in (white, black)
     older = white if latest == black else black
-    assert (latest["turn"], latest["seat"] == "Black") >= (  # type: ignore[index]
-        older["turn"],  # type: ignore[index]
-        older["seat"] == "Black",  # type: ignore[index]
+    assert (latest["turn"], latest["seat"] == "Black") >= (
+        older["turn"],
+        older["seat"] == "Black",
     )
 
 

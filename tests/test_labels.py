@@ -107,7 +107,7 @@ def test_bad_labels_are_refused_by_name_and_change_nothing(
 ) -> None:
     service = _service(tmp_path, DEFAULTS)
     with pytest.raises(BadArgument, match="labels") as info:
-        service.new_game("influence", seed=1, **kwargs)
+        service.new_game("influence", seed=1, **kwargs)  # type: ignore[arg-type]
     assert named in str(info.value)
     assert list(service.store.game_ids()) == []
     assert not (tmp_path / "t").exists() or not list((tmp_path / "t").iterdir())

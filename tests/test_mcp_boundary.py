@@ -16,7 +16,7 @@ import pytest
 from http_helpers import free_port
 from mcp import Client, MCPError
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, text_of
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
@@ -224,7 +224,7 @@ async def test_the_spectator_resource_needs_the_spectator_code(memory_service: G
             assert refused.value.code == INVALID_PARAMS
             assert "bad_" in refused.value.message  # bad_credential or bad_argument
         view = await client.read_resource(f"cogs-arena://spectate/{code}")
-        assert "Influence" in view.contents[0].text  # type: ignore[union-attr]
+        assert "Influence" in text_of(view.contents[0])
 
 
 async def test_subscribers_by_code_hear_of_changes_and_wrong_codes_hear_nothing(
@@ -261,7 +261,7 @@ async def test_unknown_prompts_and_prompt_arguments_are_invalid_params(
             await client.get_prompt("influence_seat", {"game_id": "x" + BAD})
         assert broken.value.code == INVALID_PARAMS and "game_id" in broken.value.message
         prompt = await client.get_prompt("influence_seat", {"game_id": "g-1"})
-        assert "g-1" in prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert "g-1" in text_of(prompt.messages[0].content)
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, MCPError
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, text_of
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
@@ -74,17 +74,17 @@ async def test_full_game_with_every_tool(tmp_path: Path) -> None:
         resources = {str(r.uri) for r in (await client.list_resources()).resources}
         assert "cogs-arena://rules/influence" in resources
         rules = await client.read_resource("cogs-arena://rules/influence")
-        assert "Influence" in rules.contents[0].text  # type: ignore[union-attr]
+        assert "Influence" in text_of(rules.contents[0])
         code = game["spectator_code"]
         spectator = await client.read_resource(f"cogs-arena://spectate/{code}")
-        assert spectator.contents[0].text  # type: ignore[union-attr]
+        assert text_of(spectator.contents[0])
         for uri in (f"cogs-arena://games/{gid}/spectator", f"cogs-arena://spectate/{gid}"):
             with pytest.raises(MCPError):  # the game id alone opens nothing
                 await client.read_resource(uri)
         prompts = {p.name for p in (await client.list_prompts()).prompts}
         assert "influence_seat" in prompts
         prompt = await client.get_prompt("influence_seat", {"game_id": gid})
-        assert gid in prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert gid in text_of(prompt.messages[0].content)
     assert "transcript" not in game  # no server paths in results
     path = tmp_path / "t" / f"influence-{gid}.jsonl"
     report = replay(path)
@@ -161,10 +161,10 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
             timeout=0.3,
         )
         assert quiet["reason"] == "timeout" and not quiet["ready"]
-        progress: list[float] = []
+        progressed: list[float] = []
 
-        async def on_progress(value: float, total: float | None, message: str | None) -> None:
-            progress.append(value)
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            progressed.append(progress)
 
         async def white_moves() -> None:
             await anyio.sleep(5.5)
@@ -183,7 +183,7 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
         assert result.structured_content is not None
         assert result.structured_content["reason"] in {"your_turn", "events"}
         assert elapsed < 20
-        assert progress, "a long wait sends progress notifications"
+        assert progressed, "a long wait sends progress notifications"
 
 
 async def test_listeners_get_resource_updated_for_their_game(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_helpers import call
+from mcp_types import TextContent
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.pictures import MAX_PNG_BYTES, png_size
@@ -56,4 +57,6 @@ async def test_play_and_spectate_with_image(tmp_path: Path) -> None:
         code = new["spectator_code"]
         _image(await client.call_tool("spectate", {"spectator_code": code, "image": True}))
         refused = await client.call_tool("show", {**seat, "image": "sometimes"})
-        assert refused.is_error and "image" in refused.content[0].text
+        first = refused.content[0]
+        assert isinstance(first, TextContent)
+        assert refused.is_error and "image" in first.text

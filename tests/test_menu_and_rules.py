@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_helpers import call
+from mcp_helpers import call, text_of
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.presenter import contains_matcher
@@ -114,7 +114,7 @@ async def test_rules_resources(tmp_path: Path) -> None:
 
         async def read(uri: str) -> str:
             contents = (await client.read_resource(uri)).contents
-            return contents[0].text  # type: ignore[union-attr]
+            return text_of(contents[0])
 
         play = await read("cogs-arena://rules/blending")
         full = await read("cogs-arena://rules/blending/full")

@@ -53,7 +53,7 @@ def test_the_fit_agrees_with_choix_and_recovers_known_utilities() -> None:
     them it stays within sampling error of the utilities the games were drawn from."""
     games = league(400, 4, seed=1)
     labels = sorted(TRUE)
-    data = [[labels.index(label) for label, _ in sorted(g, key=lambda x: x[1])] for g in games]
+    data = [tuple(labels.index(label) for label, _ in sorted(g, key=lambda x: x[1])) for g in games]
     theirs = choix.ilsr_rankings(len(labels), data, alpha=0.0)
     ours = plackett_luce.fit(games, prior=0.0)
     assert [ours[x] for x in labels] == pytest.approx(list(theirs - theirs.mean()), abs=1e-6)

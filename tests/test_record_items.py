@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from http_helpers import free_port
 from mcp import Client, MCPError
-from mcp_helpers import call, call_error, error_text
+from mcp_helpers import call, call_error, error_text, text_of
 from record_helpers import (
     FakeClock,
     FaultyStore,
@@ -580,7 +580,7 @@ async def test_10_spectator_resource_needs_the_code(tmp_path: Path) -> None:
         with pytest.raises(MCPError):
             await client.read_resource(f"cogs-arena://games/{game['game_id']}/spectator")
         shown = await client.read_resource(f"cogs-arena://spectate/{game['spectator_code']}")
-        assert "Influence" in shown.contents[0].text  # type: ignore[union-attr]
+        assert "Influence" in text_of(shown.contents[0])
 
 
 # ---- 11. the smaller points -------------------------------------------------------------------

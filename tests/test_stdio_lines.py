@@ -24,7 +24,7 @@ HUGE = 100 << 20  # 100 MB: the SDK's transport held it whole (and more: 243 MB 
 
 
 def _answers(lines: queue.Queue[bytes], count: int, limit: float) -> list[dict[str, Any]]:
-    answers = []
+    answers: list[dict[str, Any]] = []
     deadline = time.monotonic() + limit
     while len(answers) < count:
         try:
@@ -68,7 +68,12 @@ def test_bad_and_overlong_lines_are_answered_and_the_session_goes_on(tmp_path: P
     stdout = proc.stdout
     lines: queue.Queue[bytes] = queue.Queue()
     writer = threading.Thread(target=send, daemon=True)
-    reader = threading.Thread(target=lambda: [lines.put(x) for x in stdout], daemon=True)
+
+    def read() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    reader = threading.Thread(target=read, daemon=True)
     writer.start()
     reader.start()
     try:
@@ -84,7 +89,13 @@ def test_bad_and_overlong_lines_are_answered_and_the_session_goes_on(tmp_path: P
     parse, invalid = -32700, -32600
     got = [(a["id"], a["result"] if "result" in a else a["error"]["code"]) for a in answers]
     # Errors are written by the reader, answers by the server: they may pass each other.
-    expected = [(None, parse), (1, {}), (None, parse), (2, {}), (None, invalid)]
+    expected: list[tuple[int | str | None, object]] = [
+        (None, parse),
+        (1, {}),
+        (None, parse),
+        (2, {}),
+        (None, invalid),
+    ]
     expected += [("q", invalid), (None, parse), ("last", {})]
     assert sorted(got, key=repr) == sorted(expected, key=repr)
     messages = [a["error"]["message"] for a in answers if "error" in a]

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from cogs_arena.server.store.memory import Commit, MemoryStore, StaleWrite, Store, StoredRequest
+from cogs_arena.server.store.memory import (
+    Commit,
+    MemoryStore,
+    StaleWrite,
+    Store,
+    StoredRequest,
+    Viewer,
+)
 from cogs_arena.server.store.postgres import PostgresStore
 from cogs_arena.server.store.records import GameRecord, SeatRecord
 from cogs_arena.server.store.sqlite import SqliteStore
@@ -34,7 +41,7 @@ def _record(
             SeatRecord(index=0, name="White", kind="llm"),
             SeatRecord(index=1, name="Black", kind="llm"),
         ],
-        status=status,  # type: ignore[arg-type]
+        status=status,
         event_count=events,
         deadline_seconds=deadline,
         decision_started=started,
@@ -148,7 +155,13 @@ def test_events_are_filtered_by_audience(store: Store) -> None:
         _talk(6, [1]),
     ]
     store.commit(_commit(_record(6), events))
-    seqs = lambda **kw: [e.seq for e in store.events("g1", **kw)]  # noqa: E731
+
+    def seqs(
+        after: int = 0, *, viewer: Viewer = "all", over: bool = False, limit: int | None = None
+    ) -> list[int]:
+        events = store.events("g1", after, viewer=viewer, over=over, limit=limit)
+        return [e.seq for e in events]
+
     assert seqs() == [1, 2, 3, 4, 5, 6]
     assert seqs(viewer="all") == [1, 2, 3, 4, 5, 6]
     assert seqs(viewer=0) == [1, 2, 4, 5]

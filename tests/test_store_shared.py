@@ -37,8 +37,12 @@ def _pair(
     stores: tuple[PostgresStore, PostgresStore], root: Path, clock: FakeClock | None = None
 ) -> tuple[GameService, GameService]:
     # One transcripts folder for both, as a deployment shares one volume.
-    kw = {} if clock is None else {"clock": clock}
-    return GameService(stores[0], root / "t", **kw), GameService(stores[1], root / "t", **kw)
+    if clock is None:
+        return GameService(stores[0], root / "t"), GameService(stores[1], root / "t")
+    return (
+        GameService(stores[0], root / "t", clock=clock),
+        GameService(stores[1], root / "t", clock=clock),
+    )
 
 
 def _record(game_id: str = "g1", events: int = 1) -> GameRecord:
@@ -105,7 +109,12 @@ def test_a_commit_on_one_instance_is_heard_on_the_other(
     heard_b: list[str] = []
     arrived = threading.Event()
     a.watch(heard_a.append)
-    b.watch(lambda game_id: (heard_b.append(game_id), arrived.set()))
+
+    def on_b(game_id: str) -> None:
+        heard_b.append(game_id)
+        arrived.set()
+
+    b.watch(on_b)
     time.sleep(0.5)  # the listeners connect
     a.commit(Commit(_record("g7"), "{}", [_talk(1)], version=1))
     assert arrived.wait(10), "no notice reached the other instance"

@@ -130,7 +130,8 @@ def test_whole_set_rejection_names_the_order_and_applies_nothing() -> None:
     )
     assert owner_of(after, "4,0") == -1
     assert after.seats[SABLE].paint == 12 + yield_of(s, "5,0")
-    assert after.reports[SABLE].rejected and "order 2" in after.reports[SABLE].rejected
+    rejected = after.reports[SABLE].rejected
+    assert rejected and "order 2" in rejected
     # The talk of a rejected attempt still posts.
     assert [t.text for t in after.talk_log] == ["hello all"]
 
@@ -347,7 +348,7 @@ def test_transfer_legality() -> None:
 
 def _t6_position(mode: str) -> TerritoryState:
     return arrange(
-        game(claim_owned_target=mode),  # type: ignore[arg-type]
+        game(claim_owned_target=mode),
         owner={"4,0": OCHRE, "4,-1": OCHRE},
         turn=4,
     )
@@ -377,7 +378,7 @@ def test_t6_reject_switch_follows_the_reference() -> None:
 
 
 def _t8_salvage(mode: str) -> TerritoryState:
-    s0 = game(raze_order=mode)  # type: ignore[arg-type]
+    s0 = game(raze_order=mode)
     key = _rich_tile(s0, "5,-1")
     s = arrange(s0, owner={key: OCHRE, "5,-1": SABLE, "5,-2": OCHRE}, turn=4)
     return play(s, {SABLE: f"raze {key}", OCHRE: f"raze {key}"})
@@ -396,7 +397,7 @@ def test_t8_seat_order_lets_the_lower_seat_crack_it_first() -> None:
 
 def _t8_strikes(mode: str) -> TerritoryState:
     s = arrange(
-        game(raze_order=mode),  # type: ignore[arg-type]
+        game(raze_order=mode),
         owner={"5,-2": OCHRE, "5,-1": SABLE, "4,-3": VERDANT},
         tiles={"5,-2": 1},
         paint={SABLE: 30, VERDANT: 30},

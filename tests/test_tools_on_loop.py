@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+from mcp_helpers import text_of
 
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.models import GameList
@@ -44,7 +45,7 @@ async def test_plain_tools_run_where_the_server_was_built_to_run_them(
         refused = await client.call_tool("play", {**ids, "move": "not a move"})
     assert not listed.is_error and not played.is_error
     assert "influence" in str(listed.structured_content)
-    assert refused.is_error and refused.content[0].text.startswith("[")  # type: ignore[union-attr]
+    assert refused.is_error and text_of(refused.content[0]).startswith("[")
     assert service.threads
     if on_loop:
         assert set(service.threads) == {loop_thread}

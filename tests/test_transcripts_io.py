@@ -11,6 +11,7 @@ import pytest
 
 from cogs_arena.transcripts import TranscriptDir, TranscriptError, read_transcript, strip_wall
 from cogs_arena.transcripts.events import (
+    Event,
     Header,
     Player,
     SeatEntry,
@@ -41,7 +42,7 @@ def talk(seq: int, text: str = "hi") -> Talk:
 
 def test_line_breaks_and_emoji_inside_strings_round_trip(tmp_path: Path) -> None:
     store = TranscriptDir(tmp_path)
-    events = [header(), talk(2, TRICKY), Talk(seq=3, seat=1, to=[0], text="\u2028")]
+    events: list[Event] = [header(), talk(2, TRICKY), Talk(seq=3, seat=1, to=[0], text="\u2028")]
     store.append(NAME, events[:1])
     store.append(NAME, events[1:])
     raw = store.path(NAME).read_bytes()

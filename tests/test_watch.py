@@ -28,7 +28,7 @@ def service(tmp_path: Path) -> GameService:
 
 
 def _hand_labels(service: GameService, played: PlayedGame) -> list[str]:
-    labels = []
+    labels: list[str] = []
     for credential in played.credentials.values():
         view = service.show(played.game_id, credential, detail="data")
         labels.extend(f">{tile}<" for tile, _ in view.observation["hand"])

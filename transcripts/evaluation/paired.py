@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats  # type: ignore[import-untyped]
+from scipy import stats
 
 MIN_PAIRS = 10
 """Paired games below which no interval is given."""

@@ -153,7 +153,7 @@ def expanded_tail(games: int, level: float = 0.95) -> float:
     bootstrap spread is that of n draws from the sample, not of the population), so its tails
     are moved out to where a normal quantile equals sqrt(n / (n - 1)) times Student's t with
     n - 1 degrees of freedom. 0.025 becomes 0.0086 at 10 games, 0.016 at 20, 0.023 at 100."""
-    from scipy.stats import norm, t  # type: ignore[import-untyped]
+    from scipy.stats import norm, t
 
     half = (1.0 - level) / 2.0
     z = math.sqrt(games / (games - 1)) * float(t.ppf(1.0 - half, games - 1))
