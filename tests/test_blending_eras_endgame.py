@@ -15,7 +15,7 @@ from cogs_arena.engines.blending.state import State, to_json
 from cogs_arena.engines.protocol import Engine
 from cogs_arena.engines.runner import play_bots
 
-E: Engine[State, Move] = get_engine("blending")
+E: Engine[BlendingRules, State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str) -> State:

@@ -12,7 +12,7 @@ from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import FOREST, face_text
 from cogs_arena.engines.protocol import Engine
 
-E: Engine[State, Move] = get_engine("blending")
+E: Engine[BlendingRules, State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str) -> State:

@@ -25,7 +25,7 @@ from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store.memory import MemoryStore
 
-E: Engine[State, Move] = get_engine("blending")
+E: Engine[BlendingRules, State, Move] = get_engine("blending")
 SLICE, SHOOT, CAST = MOUNTAIN, FOREST, PLAINS
 Q = Fraction(1, 4)
 

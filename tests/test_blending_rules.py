@@ -15,7 +15,7 @@ from cogs_arena.engines.blending.state import State
 from cogs_arena.engines.blending.tiles import FOREST, MOUNTAIN, PLAINS, START, patterns, rotate
 from cogs_arena.engines.protocol import Engine
 
-E: Engine[State, Move] = get_engine("blending")
+E: Engine[BlendingRules, State, Move] = get_engine("blending")
 
 
 def play(s: State, text: str, seat: int | None = None) -> State:

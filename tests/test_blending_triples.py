@@ -31,7 +31,7 @@ from cogs_arena.engines.blending.tiles import (
 from cogs_arena.engines.protocol import Engine
 from cogs_arena.engines.rng import Stream
 
-E: Engine[State, Move] = get_engine("blending")
+E: Engine[BlendingRules, State, Move] = get_engine("blending")
 MODES: tuple[TripleMatch, TripleMatch] = ("exact", "side")
 TRIPLES = ["MMPF", "MMFP", "FFPM", "FFMP", "PPFM", "PPMF"]
 """The 6 supply designs (B6): DD over AB and DD over BA, written clockwise from the top-left."""
