@@ -1,7 +1,11 @@
 """GameService: the plain service under the MCP adapter. A thin facade: every argument is checked
 once by its tool's input model (`inputs`), then the call goes to the part that owns it: the lobby
 (starting and joining), the desk (play, talk), the presenter (views, menus, logs) and the clock
-(deadlines). It knows nothing of MCP."""
+(deadlines). It knows nothing of MCP.
+
+Each tool has one entry taking its input model as the adapter validated it (`play_input(args)`),
+so an argument has one shape on its way in; the keyword form beside it (`play(game_id, ...)`),
+for tests and scripts, builds that model once and calls the same entry."""
 
 from __future__ import annotations
 
@@ -153,6 +157,15 @@ class GameService:
         **kwargs: Any,
     ) -> NewGame:
         args = validated(NewGameInput, game=game, **kwargs)
+        return self.new_game_input(args, client_name=client_name, client_version=client_version)
+
+    def new_game_input(
+        self,
+        args: NewGameInput,
+        *,
+        client_name: str | None = None,
+        client_version: str | None = None,
+    ) -> NewGame:
         return self.lobby.new_game(args, *_client(client_name, client_version))
 
     def fork_transcript(self, path: Path, at: int, **kwargs: Any) -> NewGame:
@@ -177,6 +190,15 @@ class GameService:
         **kwargs: Any,
     ) -> NewGame:
         args = validated(JoinGameInput, invitation=invitation, **kwargs)
+        return self.join_game_input(args, client_name=client_name, client_version=client_version)
+
+    def join_game_input(
+        self,
+        args: JoinGameInput,
+        *,
+        client_name: str | None = None,
+        client_version: str | None = None,
+    ) -> NewGame:
         return self.lobby.join_game(args, *_client(client_name, client_version))
 
     # ---- reads: they write nothing but a view a seat has not seen before ------------------
@@ -187,6 +209,9 @@ class GameService:
         args = validated(
             ShowInput, game_id=game_id, credential=credential, detail=detail, image=image
         )
+        return self.show_input(args)
+
+    def show_input(self, args: ShowInput) -> View:
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
             self.deadlines.enforce(session)
@@ -197,6 +222,9 @@ class GameService:
 
     def legal_moves(self, game_id: str, credential: str, **kwargs: Any) -> Menu:
         args = validated(LegalMovesInput, game_id=game_id, credential=credential, **kwargs)
+        return self.legal_moves_input(args)
+
+    def legal_moves_input(self, args: LegalMovesInput) -> Menu:
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
             self.deadlines.enforce(session)
@@ -207,6 +235,9 @@ class GameService:
 
     def log(self, game_id: str, credential: str, **kwargs: Any) -> LogResult:
         args = validated(LogInput, game_id=game_id, credential=credential, **kwargs)
+        return self.log_input(args)
+
+    def log_input(self, args: LogInput) -> LogResult:
         with self.sessions.open(args.game_id) as session:
             seat = authenticate(session, args.credential)
             events, cursor = self.presenter.log(session, seat, args.after, args.limit)
@@ -259,7 +290,9 @@ class GameService:
             return session.record.game, session.engine.ruleset_of(session.state)
 
     def spectate_with_code(self, code: str, *, image: bool = False) -> View:
-        args = validated(SpectateInput, spectator_code=code, image=image)
+        return self.spectate_input(validated(SpectateInput, spectator_code=code, image=image))
+
+    def spectate_input(self, args: SpectateInput) -> View:
         with self._spectating(args.spectator_code) as session:
             self.deadlines.enforce(session)
             return self.presenter.spectator_view(session, args.image)
@@ -317,6 +350,10 @@ class GameService:
             detail=detail,
             image=image,
         )
+        return self.play_input(args, raise_rejection=raise_rejection)
+
+    def play_input(self, args: PlayInput, *, raise_rejection: bool = True) -> PlayResult:
+        """`play` for the tool's input as it was validated: nothing is validated again."""
         return self.desk.play(args, raise_rejection=raise_rejection)
 
     def talk(
@@ -329,6 +366,9 @@ class GameService:
             text=text,
             to=None if to is None else list(to),
         )
+        return self.talk_input(args)
+
+    def talk_input(self, args: TalkInput) -> TalkResult:
         return self.desk.talk(args)
 
     # ---- host actions and time -------------------------------------------------------------

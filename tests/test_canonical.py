@@ -10,6 +10,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ VALUE = st.recursive(
 )
 
 
+@pytest.mark.slow  # a fuzz run of 600 examples
 @settings(max_examples=600, deadline=None)
 @given(VALUE)
 def test_any_json_value_is_written_as_the_definition(value: Any) -> None:

@@ -27,7 +27,8 @@ from cogs_arena.server.store.sqlite import SqliteStore
 
 pytestmark = pytest.mark.anyio
 
-BACKENDS = ["memory", "sqlite", "sqlite+mcp"]
+# Through MCP each probe is an end-to-end run (3-5 s): the fast loop keeps memory and sqlite.
+BACKENDS = ["memory", "sqlite", pytest.param("sqlite+mcp", marks=pytest.mark.slow)]
 
 
 @contextlib.asynccontextmanager

@@ -167,7 +167,9 @@ async def test_wait_wakes_on_turn_and_times_out(tmp_path: Path) -> None:
             progressed.append(progress)
 
         async def white_moves() -> None:
-            await anyio.sleep(5.5)
+            with anyio.fail_after(15):
+                while not progressed:  # the wait reported progress at least once
+                    await anyio.sleep(0.05)
             await call(white, "play", game_id=gid, credential=game["credential"], move="end")
             await call(white, "play", game_id=gid, credential=game["credential"], number=1)
 

@@ -93,12 +93,29 @@ def test_hold_keeps_other_instances_out_and_reads_the_version(
 
         thread = threading.Thread(target=waiter)
         thread.start()
-        time.sleep(0.3)
+        _until_seen(b, "wait_event_type = 'Lock' AND wait_event = 'advisory'")  # b is queued
         assert got == []  # still waiting for a's hold
         a.commit(Commit(_record(events=2), "{}", [_talk(2)], version=2))
     thread.join(10)
     assert got == [2]  # b's read comes after a's commit: it sees the new version
     assert a.peers() == 1 and b.peers() == 1
+
+
+def _until_seen(store: PostgresStore, condition: str, timeout: float = 10.0) -> None:
+    """Polls pg_stat_activity (under a deadline) until one of `store`'s connections meets
+    `condition`: a readiness condition in place of a fixed sleep."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(store.url, autocommit=True) as admin:
+        while True:
+            row = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND "
+                + condition,
+                (f"cogs-arena {store.instance}",),
+            ).fetchone()
+            if row and row[0]:
+                return
+            assert time.monotonic() < deadline, f"no connection of the store with {condition}"
+            time.sleep(0.02)
 
 
 def test_a_commit_on_one_instance_is_heard_on_the_other(
@@ -115,7 +132,8 @@ def test_a_commit_on_one_instance_is_heard_on_the_other(
         arrived.set()
 
     b.watch(on_b)
-    time.sleep(0.5)  # the listeners connect
+    for store in (a, b):
+        _until_seen(store, "state = 'idle' AND query LIKE 'LISTEN%%'")  # listening
     a.commit(Commit(_record("g7"), "{}", [_talk(1)], version=1))
     assert arrived.wait(10), "no notice reached the other instance"
     assert heard_b == ["g7"]

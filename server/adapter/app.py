@@ -227,9 +227,8 @@ def build_server(
         COGS_ARENA_LABELS variable. Your client's name and version are recorded beside
         them."""
         client_name, client_version = _client_info(ctx)
-        fields = args.model_dump(exclude={"game"})
-        result = service.new_game(
-            args.game, client_name=client_name, client_version=client_version, **fields
+        result = service.new_game_input(
+            args, client_name=client_name, client_version=client_version
         )
         return _result(result, _seat_text(result))
 
@@ -237,28 +236,21 @@ def build_server(
         """Take the open seat an invitation names (an invitation works once). Returns the
         game_id, your seat's credential and your first view. Labels work as in new_game."""
         client_name, client_version = _client_info(ctx)
-        result = service.join_game(
-            args.invitation,
-            client_name=client_name,
-            client_version=client_version,
-            model=args.model,
-            prompt=args.prompt,
-            labels=args.labels,
-            detail=args.detail,
+        result = service.join_game_input(
+            args, client_name=client_name, client_version=client_version
         )
         return _result(result, _seat_text(result))
 
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """Your seat's view of the game: board, whose turn, what you may know. `detail`:
         full (default), brief, data or none."""
-        view = service.show(args.game_id, args.credential, detail=args.detail, image=args.image)
+        view = service.show_input(args)
         return _result(view, view.text, view.picture)
 
     def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
         """Your numbered menu of legal moves with their notation. Numbers stay the same under
         filters, so you can play by number."""
-        fields = args.model_dump(exclude={"game_id", "credential"})
-        menu = service.legal_moves(args.game_id, args.credential, **fields)
+        menu = service.legal_moves_input(args)
         return _result(menu, _menu_text(menu, args.page_size))
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
@@ -267,29 +259,19 @@ def build_server(
         once more, then the default move is played for you. A whole turn fits in one call with
         `moves=[...]`. The answer carries your new view: brief by default (`detail`: full,
         brief, data or none)."""
-        result = service.play(
-            args.game_id,
-            args.credential,
-            args.submission(),
-            why=args.why,
-            request_id=args.request_id,
-            expect_decision=args.decision,
-            detail=args.detail,
-            image=args.image,
-            raise_rejection=False,
-        )
+        result = service.play_input(args, raise_rejection=False)
         answer = _result(result, _play_text(result), result.view.picture)
         # A rejection is an error the model must notice, with the whole answer beside it.
         return answer if result.error is None else answer.model_copy(update={"is_error": True})
 
     def talk(args: TalkInput, ctx: Ctx) -> Annotated[CallToolResult, TalkResult]:
         """Say something to all seats, or privately to named seats."""
-        result = service.talk(args.game_id, args.credential, args.text, to=args.to)
+        result = service.talk_input(args)
         return _result(result, f"Said to {', '.join(result.delivered_to)}. {result.note}")
 
     def log(args: LogInput, ctx: Ctx) -> Annotated[CallToolResult, LogResult]:
         """Events your seat may see (moves, talk, fallbacks, the end) after a cursor."""
-        result = service.log(args.game_id, args.credential, after=args.after, limit=args.limit)
+        result = service.log_input(args)
         return _result(result, _log_text(result))
 
     async def wait(args: WaitInput, ctx: Ctx) -> Annotated[CallToolResult, WaitResult]:
@@ -298,6 +280,7 @@ def build_server(
         hub.bind()
 
         def poll() -> Awaitable[tuple[int, WaitResult]]:
+            # The keyword form on purpose: tests count a wait's looks by wrapping poll_seat.
             return anyio.to_thread.run_sync(
                 service.poll_seat, args.game_id, args.credential, args.after
             )
@@ -327,7 +310,7 @@ def build_server(
 
     def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """A read-only view of a game: no hand, no private talk until the game is over."""
-        view = service.spectate_with_code(args.spectator_code, image=args.image)
+        view = service.spectate_input(args)
         return _result(view, view.text, view.picture)
 
     tool = functools.partial(input_tool, on_loop=tools_on_loop)
@@ -379,8 +362,8 @@ def build_server(
     )
     async def spectator(spectator_code: str) -> str:
         try:
-            code = validated(SpectateInput, spectator_code=spectator_code).spectator_code
-            view = await anyio.to_thread.run_sync(service.spectate_with_code, code)
+            args = validated(SpectateInput, spectator_code=spectator_code)
+            view = await anyio.to_thread.run_sync(service.spectate_input, args)
         except GameError as exc:
             raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
         feeds.saw(view, SPECTATE_PREFIX + spectator_code)
