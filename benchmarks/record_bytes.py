@@ -26,10 +26,7 @@ import cogs_arena
 from cogs_arena.engines import GameError
 from cogs_arena.server.service import GameService
 
-try:  # the store's SQLite class has its own module in the new layout
-    from cogs_arena.server.store.sqlite import SqliteStore
-except ImportError:
-    from cogs_arena.server.store.memory import SqliteStore
+from cogs_arena.server.store.sqlite import SqliteStore
 
 try:  # the new layout keeps the tool inputs in their own module
     from cogs_arena.server.inputs import Submission
