@@ -25,7 +25,6 @@ from typing import Any
 import cogs_arena
 from cogs_arena.engines import GameError
 from cogs_arena.server.service import GameService
-
 from cogs_arena.server.store.sqlite import SqliteStore
 
 try:  # the new layout keeps the tool inputs in their own module
