@@ -23,7 +23,6 @@ import logging
 import os
 import secrets
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, LiteralString
 
@@ -32,12 +31,11 @@ import psycopg_pool
 from psycopg_pool import ConnectionPool
 
 from ...transcripts.events import Event, event_json, parse_event
-from .errors import OutcomeUnknown, StoreUnavailable
+from .errors import StoreUnavailable
 from .memory import (
     Commit,
     GameBusy,
     Loaded,
-    SchemaTooNew,
     StaleWrite,
     Store,
     StoredRequest,
@@ -46,34 +44,20 @@ from .memory import (
     next_version,
     visible_sql,
 )
+from .postgres_listen import CHANNEL as CHANNEL
+from .postgres_listen import ChangeListener
+from .postgres_outcome import said, settle
+from .postgres_schema import SCHEMA as SCHEMA
+from .postgres_schema import migrate as migrate
 from .records import GameRecord
 
 log = logging.getLogger("cogs_arena.store")
 
-SCHEMA = 3
-CHANNEL = "cogs_arena_changes"
 APP_NAME = "cogs-arena"
 LOCK_TIMEOUT_MS = 30_000
-MIGRATION_LOCK = 7_406_221_013
-"""Advisory lock key taken while migrating, so instances starting at once migrate once."""
 SETTLE_SECONDS = 5.0
 """How long a commit whose answer was lost keeps asking the database what became of it (long
 enough for a restart or a failover), before it answers that the outcome is unknown."""
-STEPS: dict[int, tuple[LiteralString, ...]] = {
-    # Schema numbers are the SQLite store's: schema 2 is its layout of games, events, requests.
-    2: (
-        "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT NOT NULL, due DOUBLE PRECISION,"
-        " updated DOUBLE PRECISION NOT NULL DEFAULT 0, record TEXT NOT NULL, state TEXT NOT NULL)",
-        "CREATE INDEX games_due ON games (due) WHERE due IS NOT NULL",
-        "CREATE INDEX games_status ON games (status)",
-        "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
-        " audience TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game_id, seq))",
-        "CREATE TABLE requests (game_id TEXT NOT NULL, seat INTEGER NOT NULL,"
-        " request_id TEXT NOT NULL, fingerprint TEXT NOT NULL, result TEXT NOT NULL,"
-        " PRIMARY KEY (game_id, seat, request_id))",
-    ),
-    3: ("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",),
-}
 
 
 def redacted(url: str) -> str:
@@ -83,29 +67,6 @@ def redacted(url: str) -> str:
         return url
     info["password"] = "***"
     return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})
-
-
-def migrate(conn: psycopg.Connection[Any], upto: int = SCHEMA) -> int:
-    """Brings the database to schema `upto`, one step at a time, in one transaction; returns
-    the schema it found."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
-        found = int(row[0]) if row and row[0] is not None else 0
-        if found > SCHEMA:
-            raise SchemaTooNew(
-                f"the database has schema {found}; this cogs-arena reads schema {SCHEMA} and "
-                "older: upgrade cogs-arena"
-            )
-        for step in range(max(found + 1, min(STEPS)), upto + 1):
-            for statement in STEPS[step]:
-                conn.execute(statement)
-            log.info("store: schema %d applied", step)
-        if upto > found:
-            conn.execute("DELETE FROM schema_version")
-            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (upto,))
-    return found
 
 
 def lock_key(game_id: str) -> int:
@@ -143,9 +104,7 @@ class PostgresStore(Store):
         )
         self._pool.open(wait=True, timeout=30)
         self._local = threading.local()
-        self._watchers: list[Callable[[str], None]] = []
-        self._stop = threading.Event()
-        self._listener: threading.Thread | None = None
+        self._changes = ChangeListener(self.url, self._app, self.instance)
         self.settle_seconds = SETTLE_SECONDS
 
     # ---- connections and the per-game lock -------------------------------------------------
@@ -163,7 +122,7 @@ class PostgresStore(Store):
             with self._pool.connection() as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
-            log.warning("store: the database cannot be reached: %s", _said(exc))
+            log.warning("store: the database cannot be reached: %s", said(exc))
             raise StoreUnavailable(
                 "The game store (PostgreSQL) cannot be reached, so nothing was read or changed.",
                 allowed="the same call again shortly (with the same request_id, if you gave one)",
@@ -288,9 +247,7 @@ class PostgresStore(Store):
             conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             row = conn.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            log.warning(
-                "store: game %s: its lock could not be taken again: %s", game_id, _said(exc)
-            )
+            log.warning("store: game %s: its lock could not be taken again: %s", game_id, said(exc))
             return False
         self._local.conn = conn
         return row is not None and (version is None or int(row[0]) == version)
@@ -300,53 +257,12 @@ class PostgresStore(Store):
     ) -> None:
         """After a failure at or after COMMIT: returns if the transaction is in, raises
         StoreUnavailable (nothing changed) if it is not, OutcomeUnknown if the database cannot
-        say. Asked on a fresh connection, as many times as `settle_seconds` allows."""
+        say (`postgres_outcome.settle`)."""
         if getattr(self._local, "conn", None) is conn:
             # The game's lock ended with this connection's session: the rest of the call reads
             # through the pool (or the connection `_regain` takes the lock again on).
             self._local.conn = None
-        deadline = time.monotonic() + self.settle_seconds
-        status: str | None = None
-        while True:
-            try:
-                with psycopg.connect(
-                    self.url, autocommit=True, connect_timeout=2, application_name=self._app
-                ) as fresh:
-                    row = fresh.execute("SELECT pg_xact_status(%s::xid8)", (xact,)).fetchone()
-                status = None if row is None else row[0]
-            except psycopg.Error:
-                status = None
-            if status in ("committed", "aborted") or time.monotonic() >= deadline:
-                break
-            time.sleep(0.1)
-        if status == "committed":
-            log.warning(
-                "store: game %s: the answer to COMMIT was lost (%s); it is in", game_id, _said(exc)
-            )
-            return
-        if status == "aborted":
-            log.warning(
-                "store: game %s: the connection died at COMMIT (%s); not in", game_id, _said(exc)
-            )
-            raise StoreUnavailable(
-                "The connection to the game store (PostgreSQL) broke while this step was being "
-                "saved; the store confirms it was not saved, so nothing changed.",
-                allowed="the same call again (with the same request_id, if you gave one)",
-            ) from None
-        log.warning(
-            "store: game %s: the connection died at COMMIT (%s) and the database cannot say "
-            "whether the step is in (%s)",
-            game_id,
-            _said(exc),
-            status or "unreachable",
-        )
-        raise OutcomeUnknown(
-            "The connection to the game store (PostgreSQL) broke while this step was being saved"
-            " and the store cannot be asked now: the step may or may not have been applied.",
-            allowed="the same call again with the same request_id (it is answered once: what "
-            "was applied, or a first try); without a request_id, show first to see whether it "
-            "was applied",
-        ) from None
+        settle(self.url, self._app, self.settle_seconds, xact, game_id, exc)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -439,45 +355,10 @@ class PostgresStore(Store):
     # ---- change notices from other instances ----------------------------------------------
 
     def watch(self, callback: Callable[[str], None]) -> None:
-        self._watchers.append(callback)
-        if self._listener is None:
-            self._listener = threading.Thread(
-                target=self._listen, name="cogs-arena-pg-listener", daemon=True
-            )
-            self._listener.start()
-
-    def _listen(self) -> None:
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.url, autocommit=True, application_name=self._app) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    while not self._stop.is_set():
-                        for notice in conn.notifies(timeout=1.0):
-                            self._heard(notice.payload)
-            except psycopg.Error as exc:
-                if self._stop.is_set():
-                    return
-                # Notices sent meanwhile are lost: waiters still look again at their timeout.
-                # A lost connection is expected weather (restarts, failovers): one line.
-                log.warning(
-                    "store: change listener lost its connection (%s); reconnecting", _said(exc)
-                )
-                self._stop.wait(1.0)
-
-    def _heard(self, payload: str) -> None:
-        sender, _, game_id = payload.partition(" ")
-        if sender == self.instance or not game_id:
-            return
-        for callback in list(self._watchers):
-            try:
-                callback(game_id)
-            except Exception:
-                log.exception("store: change callback failed for game %s", game_id)
+        self._changes.watch(callback)
 
     def close(self) -> None:
-        self._stop.set()
-        if self._listener is not None:
-            self._listener.join(timeout=5)
+        self._changes.close()
         self._pool.close()
 
 
@@ -490,13 +371,8 @@ def _unlock(conn: psycopg.Connection[Any], key: int) -> None:
     try:
         conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
     except psycopg.Error as exc:
-        log.warning("store: the game lock's connection failed at unlock, closed: %s", _said(exc))
+        log.warning("store: the game lock's connection failed at unlock, closed: %s", said(exc))
         conn.close()
-
-
-def _said(exc: BaseException) -> str:
-    """An error's message on one line (libpq's run over several)."""
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _visible(viewer: Viewer, over: bool) -> tuple[LiteralString, list[object]]:
