@@ -20,13 +20,8 @@ from cogs_arena.server.cli.main import main
 from cogs_arena.server.series.play import Planned, play
 from cogs_arena.transcripts.evaluation import plackett_luce
 from cogs_arena.transcripts.evaluation.plackett_luce import Ranking
-from cogs_arena.transcripts.evaluation.rating import (
-    MIN_GAMES,
-    LabelRating,
-    RatingTable,
-    expanded_tail,
-    rate,
-)
+from cogs_arena.transcripts.evaluation.rating import LabelRating, RatingTable, rate
+from cogs_arena.transcripts.evaluation.rating_fit import MIN_GAMES, expanded_tail
 from cogs_arena.transcripts.evaluation.results import read_results
 
 TRUE = {"a": 1.0, "b": 0.6, "c": 0.2, "d": 0.0, "e": -0.5, "f": -1.3}
