@@ -15,7 +15,7 @@ from cogs_arena.inspect_tasks.client import MODEL_TOOLS, SeatClient, parse_seat
 from cogs_arena.inspect_tasks.params import BOUND_TOOLS_NOTE, ParameterError, game_plan
 from cogs_arena.inspect_tasks.tasks import chemistry, influence, samples
 from cogs_arena.prompts import seat_prompt
-from cogs_arena.server.adapter.app import _seat_text
+from cogs_arena.server.adapter.texts import seat_text as _seat_text
 from cogs_arena.server.service import GameService
 
 ROOT = Path(__file__).resolve().parent.parent

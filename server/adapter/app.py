@@ -53,6 +53,7 @@ from .support import (
     SpectatorFeeds,
     input_tool,
 )
+from .texts import log_text, menu_text, play_text, seat_text, wait_text
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
@@ -99,93 +100,6 @@ def _client_info(ctx: Ctx) -> tuple[str | None, str | None]:
     )
 
 
-def _seat_text(result: NewGame) -> str:
-    """What new_game and join_game say: the ids to keep, invitations, then the first view."""
-    lines = [
-        f"game_id: {result.game_id}",
-        f"credential: {result.credential}",
-        f"You are {result.seat_name} (seat {result.seat}).",
-    ]
-    lines.extend(f"Invitation for {name}: {code}" for name, code in result.invitations.items())
-    if result.spectator_code:
-        lines.append(f"Spectator code: {result.spectator_code}")
-    return "\n".join(lines) + "\n\n" + result.view.text
-
-
-def _menu_text(menu: Menu, page_size: int) -> str:
-    lines = [f"Legal moves (decision {menu.decision}): {_paging(menu, page_size)}"]
-    lines[0] += f". Kinds: {', '.join(menu.kinds)}."
-    if not menu.complete:
-        lines.append("These are single orders; combine them into one submission (see below).")
-    lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
-    if menu.instructions:
-        lines.append("")
-        lines.append(menu.instructions)
-    return "\n".join(lines)
-
-
-def _paging(menu: Menu, page_size: int) -> str:
-    """What this page shows: `entries 51–100 of 137 matching (of 212 legal); page 2 of 3`."""
-    of = f"{menu.total} legal"
-    if menu.matching == 0:
-        return f"no entries match (of {of})"
-    if menu.matching != menu.total:
-        of = f"{menu.matching} matching (of {of})"
-    where = f"page {menu.page} of {menu.pages}"
-    if not menu.moves:
-        return f"no entries on this page ({of}); {where}"
-    first = (menu.page - 1) * page_size + 1
-    return f"entries {first}–{first + len(menu.moves) - 1} of {of}; {where}"
-
-
-def _play_text(result: PlayResult) -> str:
-    # A rejection's error text comes first and says it all: reason, what was applied, tries left.
-    lines = [] if result.error is None else [result.error]
-    if len(result.accepted) > 2 and result.rejected is None and result.not_applied is None:
-        # The seat sent them; the structured `accepted` lists each one.
-        lines.append(f"Accepted all {len(result.accepted)} moves.")
-    elif result.accepted:
-        lines.append("Accepted: " + "; ".join(result.accepted))
-    lines.extend(f"Note: {n}" for n in result.read_notes)
-    if result.rejected is not None and result.error is None:
-        lines.append(f"Rejected move {result.rejected.index + 1}: {result.rejected.reason}")
-    lines.extend(f"Dropped, the rest stands: {line}" for line in result.dropped)
-    if result.not_applied is not None:
-        lines.append(
-            f"Not played from move {result.not_applied.index + 1}: {result.not_applied.reason}"
-        )
-    if result.fallback is not None and result.error is None:
-        lines.append(f"Fallback applied for you: {result.fallback}")
-    if result.submitted_waiting:
-        lines.append("Submitted; the turn resolves when every seat has submitted.")
-    lines.append("")
-    lines.append(result.view.text)
-    return "\n".join(lines)
-
-
-def _wait_text(result: WaitResult) -> str:
-    head = {
-        "your_turn": "It is your turn.",
-        "game_over": "The game is over.",
-        "events": "New events:",
-        "timeout": "Nothing yet; call wait again.",
-    }[result.reason]
-    lines = [head]
-    lines.extend(
-        f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events
-    )
-    lines.append(f"(cursor {result.cursor}; decision {result.decision})")
-    return "\n".join(lines)
-
-
-def _log_text(result: LogResult) -> str:
-    if not result.events:
-        return f"No new events (cursor {result.cursor})."
-    lines = [f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events]
-    lines.append(f"(cursor {result.cursor}: pass it as `after` next time)")
-    return "\n".join(lines)
-
-
 # ---- the server -------------------------------------------------------------------------------
 
 
@@ -230,7 +144,7 @@ def build_server(
         result = service.new_game_input(
             args, client_name=client_name, client_version=client_version
         )
-        return _result(result, _seat_text(result))
+        return _result(result, seat_text(result))
 
     def join_game(args: JoinGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Take the open seat an invitation names (an invitation works once). Returns the
@@ -239,7 +153,7 @@ def build_server(
         result = service.join_game_input(
             args, client_name=client_name, client_version=client_version
         )
-        return _result(result, _seat_text(result))
+        return _result(result, seat_text(result))
 
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """Your seat's view of the game: board, whose turn, what you may know. `detail`:
@@ -251,7 +165,7 @@ def build_server(
         """Your numbered menu of legal moves with their notation. Numbers stay the same under
         filters, so you can play by number."""
         menu = service.legal_moves_input(args)
-        return _result(menu, _menu_text(menu, args.page_size))
+        return _result(menu, menu_text(menu, args.page_size))
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
         """Play: give exactly one of move, number, moves or structured. A rejected move is a
@@ -260,7 +174,7 @@ def build_server(
         `moves=[...]`. The answer carries your new view: brief by default (`detail`: full,
         brief, data or none)."""
         result = service.play_input(args, raise_rejection=False)
-        answer = _result(result, _play_text(result), result.view.picture)
+        answer = _result(result, play_text(result), result.view.picture)
         # A rejection is an error the model must notice, with the whole answer beside it.
         return answer if result.error is None else answer.model_copy(update={"is_error": True})
 
@@ -272,7 +186,7 @@ def build_server(
     def log(args: LogInput, ctx: Ctx) -> Annotated[CallToolResult, LogResult]:
         """Events your seat may see (moves, talk, fallbacks, the end) after a cursor."""
         result = service.log_input(args)
-        return _result(result, _log_text(result))
+        return _result(result, log_text(result))
 
     async def wait(args: WaitInput, ctx: Ctx) -> Annotated[CallToolResult, WaitResult]:
         """Wait until you must act, the game ends, or events you may see arrive after the
@@ -306,7 +220,7 @@ def build_server(
                 if changed.is_set() or time.monotonic() >= deadline:
                     changed.clear()
                     seat, result = await poll()
-        return _result(result, _wait_text(result))
+        return _result(result, wait_text(result))
 
     def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
         """A read-only view of a game: no hand, no private talk until the game is over."""
