@@ -80,6 +80,7 @@ def _num(value: Any) -> str:
 def run_compare(args: argparse.Namespace) -> int:
     from .numbers import summary
     from .plan import Progress, Refused, plan_series, played
+    from .ray_backend import RayMissing
 
     try:
         base = json.loads(args.rules)
@@ -107,9 +108,13 @@ def run_compare(args: argparse.Namespace) -> int:
         progress = Progress(len(plan))
         records: list[dict[str, Any]] = []
         started = time.monotonic()
-        for record in played(plan, jobs):
-            records.append(record)
-            progress.show(len(records))
+        try:
+            for record in played(plan, jobs, args.backend, args.ray_address):
+                records.append(record)
+                progress.show(len(records))
+        except RayMissing as exc:
+            print(f"simulate: {exc}", file=sys.stderr)
+            return 2
         records.sort(key=lambda r: int(r["seed"]))
         stats = summary(args.game, records)
         stats["seconds_per_game"] = round((time.monotonic() - started) * jobs / len(plan), 3)

@@ -62,8 +62,19 @@ def plan_series(args: argparse.Namespace) -> list[Planned]:
     ]
 
 
-def played(plan: Sequence[Planned], jobs: int) -> Iterator[dict[str, Any]]:
-    """Each game's numbers as the games finish, in any order."""
+BACKENDS = ("processes", "ray")
+
+
+def played(
+    plan: Sequence[Planned], jobs: int, backend: str = "processes", address: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each game's numbers as the games finish, in any order: over local processes, or as Ray
+    tasks (a local Ray instance of `jobs` workers, or the cluster at `address`)."""
+    if backend == "ray":
+        from .ray_backend import played_on_ray
+
+        yield from played_on_ray(plan, address, cpus=jobs)
+        return
     if jobs == 1 or len(plan) < 4:
         yield from map(play, plan)
         return

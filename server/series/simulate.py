@@ -16,7 +16,8 @@ from typing import Any
 from ...engines.registry import available
 from .compare import run_compare
 from .numbers import report, summary
-from .plan import Progress, Refused, plan_series, played
+from .plan import BACKENDS, Progress, Refused, plan_series, played
+from .ray_backend import RayMissing
 
 
 def add_parser(sub: Any) -> None:
@@ -41,7 +42,23 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--no-rotate", action="store_true", help="keep bots in their seats (default: rotate)"
     )
-    parser.add_argument("--jobs", type=int, default=0, help="processes (default: CPU count)")
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="processes, or local Ray workers (default: CPU count)"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="processes",
+        help="where the games run: local processes (default), or Ray tasks (the ray extra; "
+        "the same seeds, seats and transcripts)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="with --backend ray: a running cluster (ray://HEAD:10001 or auto; default: "
+        "RAY_ADDRESS, else a local Ray instance of --jobs workers)",
+    )
     parser.add_argument(
         "--transcripts",
         default=None,
@@ -69,9 +86,13 @@ def run(args: argparse.Namespace) -> int:
     jobs = min(args.jobs or os.cpu_count() or 1, len(plan))
     progress = Progress(len(plan))
     records: list[dict[str, Any]] = []
-    for record in played(plan, jobs):
-        records.append(record)
-        progress.show(len(records))
+    try:
+        for record in played(plan, jobs, args.backend, args.ray_address):
+            records.append(record)
+            progress.show(len(records))
+    except RayMissing as exc:
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 2
     records.sort(key=lambda r: int(r["seed"]))
     stats = summary(args.game, records)
     if args.transcripts is not None:
