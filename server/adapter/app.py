@@ -54,7 +54,7 @@ from .support import (
     SpectatorFeeds,
     input_tool,
 )
-from .texts import log_text, menu_text, play_text, seat_text, wait_text
+from .texts import games_text, log_text, menu_text, play_text, seat_text, wait_text
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
@@ -126,12 +126,7 @@ def build_server(
     def list_games(args: ListGamesInput, ctx: Ctx) -> Annotated[CallToolResult, GameList]:
         """The games you can start: seats, bots, default rulesets."""
         games = service.list_games()
-        text = "\n".join(
-            f"- {g.name}: {g.title}. Seats: {', '.join(g.seats)}. Bots: {', '.join(g.bots)}. "
-            f"{g.summary}"
-            for g in games.games
-        )
-        return _result(games, text)
+        return _result(games, games_text(games))
 
     def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
         """Start a game: you take one seat, bots the others. Returns game_id, your seat's

@@ -1,9 +1,28 @@
-"""The readable text block of each tool's answer (the structured result travels beside it): a new
-seat, a menu and its paging, a play's answer, a wait and a log."""
+"""The readable text block of each tool's answer (the structured result travels beside it): the
+games, a new seat, a menu and its paging, a play's answer, a wait and a log."""
 
 from __future__ import annotations
 
-from ..models import LogResult, Menu, NewGame, PlayResult, WaitResult
+import json
+
+from ..models import GameList, LogResult, Menu, NewGame, PlayResult, WaitResult
+
+
+def games_text(games: GameList) -> str:
+    """What list_games says: each game's seats, bots and summary, and the default ruleset its
+    description promises (a `ruleset` argument overrides these keys)."""
+    lines = []
+    for g in games.games:
+        lines.append(
+            f"- {g.name}: {g.title}. Seats: {', '.join(g.seats)}. Bots: {', '.join(g.bots)}. "
+            f"{g.summary}"
+        )
+        defaults = ", ".join(
+            f"{key}={json.dumps(value, separators=(',', ':'))}"
+            for key, value in g.ruleset_defaults.items()
+        )
+        lines.append(f"  Default ruleset: {defaults}.")
+    return "\n".join(lines)
 
 
 def seat_text(result: NewGame) -> str:
