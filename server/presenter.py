@@ -308,6 +308,8 @@ class Presenter:
             matches = contains_matcher(contains)
             entries = [e for e in entries if matches(e.notation) or matches(e.description)]
         pages = max(1, -(-len(entries) // page_size))
+        told = bool(menu.instructions) and session.told.get(seat) == menu.instructions
+        session.told[seat] = menu.instructions
         return Menu(
             game_id=session.record.game_id,
             seat=seat,
@@ -321,6 +323,7 @@ class Presenter:
             moves=entries[(page - 1) * page_size : page * page_size],
             hints=dict(menu.hints),
             instructions=menu.instructions,
+            instructions_told=told,
         )
 
     # ---- the log ---------------------------------------------------------------------------

@@ -72,3 +72,22 @@ async def test_wait_without_a_cursor_starts_after_the_seats_last_view(tmp_path: 
     assert seen and seen[0]["type"] == "move", everything["events"]
     assert all(e["seq"] > view["log_cursor"] for e in unseen["events"]), unseen["events"]
     assert unseen["reason"] == "your_turn" and unseen["cursor"] >= view["log_cursor"]
+
+
+async def test_menu_instructions_are_said_once(tmp_path: Path) -> None:
+    """A menu's instructions (Blending's: about 700 characters) are in the seat's first menu
+    text; a later menu with the same instructions points to them instead (the structured
+    `instructions` keeps them in full)."""
+    async with Client(build_server(GameService(MemoryStore(), tmp_path))) as client:
+        started = await call(client, "new_game", game="blending", seed=7, seat=0, bots=["builder"])
+        ids = {"game_id": started["game_id"], "credential": started["credential"]}
+        first = await client.call_tool("legal_moves", ids)
+        await call(client, "play", number=1, **ids)
+        later = await client.call_tool("legal_moves", ids)
+    first_text = "".join(getattr(b, "text", "") for b in first.content)
+    later_text = "".join(getattr(b, "text", "") for b in later.content)
+    instructions = (first.structured_content or {})["instructions"]
+    assert instructions and instructions in first_text
+    assert (later.structured_content or {})["instructions"] == instructions
+    assert instructions not in later_text and "as your earlier menu said" in later_text
+    assert (later.structured_content or {})["instructions_told"] is True

@@ -44,7 +44,9 @@ def menu_text(menu: Menu, page_size: int) -> str:
     if not menu.complete:
         lines.append("These are single orders; combine them into one submission (see below).")
     lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
-    if menu.instructions:
+    if menu.instructions_told:
+        lines.append("(How to play these: as your earlier menu said.)")
+    elif menu.instructions:
         lines.append("")
         lines.append(menu.instructions)
     return "\n".join(lines)
