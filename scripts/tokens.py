@@ -12,8 +12,21 @@ styles:
   `legal_moves` and plays its builder's step, one step a call, reading the view the play returns
   (no `show`).
 
-Result characters are the text blocks plus the compact JSON of the structured content. Run:
-`python scripts/tokens.py [--seed N] [--games influence,territory] [--styles menu,turns]`.
+Result characters are the text blocks plus the compact JSON of the structured content.
+
+`--model` plays each game as a model's client would, and counts only what such a client shows a
+model: the text blocks, plus the structured content only of answers at `detail=full` or `data`
+(a brief or none answer's structured content stays with the client). The pinned policy: seat 0,
+seed 7, opponents `greedy` / eight `homesteader`s / seven `courier`s / three `builder`s; the game
+starts with `detail="none"`, then one `show` at its default detail, then one `play` per turn (at
+play's default detail), plus `legal_moves` before each step where the game needs the menu
+(Blending). The moves are the bot's (greedy / homesteader / courier / builder) on the seat's
+observation, read from the service directly and not counted: it stands in for the model's
+thinking. It prints the model-visible `tools/list`, the seat prompt and the rules resource once,
+then per game the calls and characters per tool and the turns played.
+
+Run: `python scripts/tokens.py [--seed N] [--games influence,territory] [--styles menu,turns]`
+or `python scripts/tokens.py --model`.
 """
 
 from __future__ import annotations
@@ -38,6 +51,8 @@ from cogs_arena.server.store.memory import MemoryStore
 GAMES = ("influence", "territory", "chemistry", "blending")
 TURN_BOTS = {"territory": "homesteader", "chemistry": "courier", "blending": "builder"}
 MAX_CALLS = 5000
+MODEL_BOTS = {"influence": "greedy", **TURN_BOTS}
+SHOWN_DETAILS = ("full", "data")
 
 
 @dataclass
@@ -206,12 +221,150 @@ async def run(games: list[str], styles: list[str], seed: int) -> list[tuple[str,
     return rows
 
 
+# ---- the model-style client ------------------------------------------------------------------
+
+
+def model_visible_tools(tools: list[Any]) -> int:
+    """What a model is shown of `tools/list`: name, title, description and input schema of every
+    tool, as compact JSON (output schemas and annotations stay with the client)."""
+    return sum(
+        len(
+            json.dumps(
+                {
+                    "name": t.name,
+                    "title": t.title,
+                    "description": t.description,
+                    "inputSchema": t.input_schema,
+                },
+                separators=(",", ":"),
+            )
+        )
+        for t in tools
+    )
+
+
+@dataclass
+class ModelTally:
+    calls: dict[str, int]
+    chars: dict[str, int]
+    turns: int = 0
+    over: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(self.chars.values())
+
+
+class ModelMeter:
+    """Counts what a client shows a model of each answer (see the module's docstring)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.tally = ModelTally(calls={}, chars={})
+
+    async def call(self, tool: str, **arguments: Any) -> tuple[str, dict[str, Any]]:
+        if sum(self.tally.calls.values()) >= MAX_CALLS:
+            raise RuntimeError(f"more than {MAX_CALLS} calls")
+        result = await self.client.call_tool(tool, arguments)
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        if result.is_error:
+            raise RuntimeError(f"{tool} failed: {text}")
+        data = dict(result.structured_content or {})
+        shown = len(text)
+        detail = arguments.get("detail", "full" if tool in ("show", "new_game") else "brief")
+        if tool in ("show", "play", "new_game") and detail in SHOWN_DETAILS:
+            shown += len(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+        self.tally.calls[tool] = self.tally.calls.get(tool, 0) + 1
+        self.tally.chars[tool] = self.tally.chars.get(tool, 0) + shown
+        return text, data
+
+
+def _seat_state(service: GameService, game_id: str) -> Any:
+    """The game's state, read without a look (a look would change the seat's news)."""
+    with service.sessions.open(game_id) as session:
+        return session.state
+
+
+def _model_moves(service: GameService, game: str, game_id: str, seed: int, step: int) -> list[str]:
+    """The move(s) of one `play`: a whole turn (Influence's attacks, `end` and allocation; one
+    submission in Territory and Chemistry), from the bot on seat 0's observation."""
+    engine = get_engine(game)
+    state = _seat_state(service, game_id)
+    bot = engine.bots()[MODEL_BOTS[game]]
+    if game != "influence":
+        legal = engine.legal_moves(state, 0) if game == "blending" else LegalMoves(())
+        return [bot(engine.observe(state, 0), legal, Stream(seed, f"client/{step}"))]
+    moves: list[str] = []
+    while engine.to_act(state) == (0,):
+        phase = state.phase
+        move = bot(engine.observe(state, 0), engine.legal_moves(state, 0), Stream(0, str(step)))
+        moves.append(move)
+        state = engine.apply(state, 0, engine.parse_move(state, 0, move))
+        if phase == "reinforce" and state.phase != "reinforce":
+            break
+    return moves
+
+
+async def by_model(meter: ModelMeter, service: GameService, game: str, seed: int) -> None:
+    _, started = await meter.call(
+        "new_game", game=game, seed=seed, seat=0, bots=[MODEL_BOTS[game]], detail="none"
+    )
+    ids = {"game_id": started["game_id"], "credential": started["credential"]}
+    _, view = await meter.call("show", **ids)
+    step = 0
+    while view["status"] != "over":
+        if not view["your_turn"]:
+            raise RuntimeError(f"{game}: not our turn and not over: {view['to_act']}")
+        step += 1
+        if game == "blending":
+            await meter.call("legal_moves", **ids)
+        moves = _model_moves(service, game, ids["game_id"], seed, step)
+        _, data = await meter.call("play", moves=moves, **ids)
+        view = _view_of(data)
+    meter.tally.turns = step
+    meter.tally.over = True
+
+
+async def run_model(games: list[str], seed: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        service = GameService(MemoryStore(), folder)
+        async with Client(build_server(service)) as client:
+            tools = model_visible_tools((await client.list_tools()).tools)
+            print(f"seed {seed}; model-visible tools/list: {tools} chars")
+            print(
+                f"{'game':<10} {'prompt':>7} {'rules':>7} {'turns':>6} {'calls':>6}"
+                f" {'results':>8} {'whole':>8}  per tool (calls/chars)"
+            )
+            for game in games:
+                prompt = await client.get_prompt(f"{game}_seat")
+                prompt_chars = sum(len(getattr(m.content, "text", "")) for m in prompt.messages)
+                rules = await client.read_resource(f"cogs-arena://rules/{game}")
+                rules_chars = sum(len(getattr(c, "text", "")) for c in rules.contents)
+                meter = ModelMeter(client)
+                try:
+                    await by_model(meter, service, game, seed)
+                except Exception as exc:  # one game's failure must not hide the others
+                    print(f"{game}: stopped: {exc!r}"[:300], file=sys.stderr)
+                t = meter.tally
+                whole = tools + prompt_chars + rules_chars + t.total
+                tools_used = ", ".join(f"{k} {t.calls[k]}/{t.chars[k]}" for k in t.calls)
+                print(
+                    f"{game:<10} {prompt_chars:>7} {rules_chars:>7} {t.turns:>6}"
+                    f" {sum(t.calls.values()):>6} {t.total:>8} {whole:>8}  {tools_used}"
+                    f"{'' if t.over else '  (not over)'}"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--styles", default="menu,turns")
+    parser.add_argument("--model", action="store_true", help="the model-style client")
     args = parser.parse_args()
+    if args.model:
+        asyncio.run(run_model(args.games.split(","), args.seed))
+        return
     rows = asyncio.run(run(args.games.split(","), args.styles.split(","), args.seed))
     print(f"seed {args.seed}")
     print(

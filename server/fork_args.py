@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
-from .text_rules import MAX_ID_CHARS, custom_error
+from .text_rules import MAX_ID_CHARS, custom_error, unpublished
 
 MAX_DECISION = 1_000_000
 
@@ -15,8 +15,9 @@ ForkOf = Annotated[
     str | None,
     Field(
         max_length=MAX_ID_CHARS,
-        description="Start from a position of a finished game of this server: its game_id. "
-        "The game, ruleset and seed are the parent's; the seats are this call's. Give `at`.",
+        description="A finished game's id on this server: start from its position (its game, "
+        "ruleset and seed; this call's seats). Give `at`.",
+        json_schema_extra=unpublished,
     ),
 ]
 At = Annotated[
@@ -24,8 +25,8 @@ At = Annotated[
     Field(
         ge=0,
         le=MAX_DECISION,
-        description="With fork_of: the decision to start from (0: the start; the parent's "
-        "transitions before it are played again, in the record).",
+        description="With fork_of: the decision to start from (0: the start).",
+        json_schema_extra=unpublished,
     ),
 ]
 

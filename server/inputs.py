@@ -31,11 +31,12 @@ from .text_rules import (
     BriefDetail,
     FullDetail,
     Seed,
+    ShowDetail,
     bot_names,
     custom_error,
     game_names,
-    move_forms,
     schema_enum,
+    unpublished,
 )
 from .text_rules import check_text as check_text
 from .text_rules import clean_label as clean_label
@@ -108,30 +109,33 @@ class ToolInput(BaseModel):
         return value
 
 
+# The server makes these ids, so their length limit (still checked) is not published.
 GameId = Annotated[
-    str, Field(max_length=MAX_ID_CHARS, description="The game_id new_game returned.")
+    str,
+    Field(max_length=MAX_ID_CHARS, description="From new_game.", json_schema_extra=unpublished),
 ]
 Credential = Annotated[
-    str, Field(max_length=MAX_ID_CHARS, description="Your seat's credential from new_game.")
+    str,
+    Field(
+        max_length=MAX_ID_CHARS,
+        description="Your seat's, from new_game.",
+        json_schema_extra=unpublished,
+    ),
 ]
 Name = Annotated[str, Field(max_length=MAX_ID_CHARS)]
 BotName = Annotated[str, Field(max_length=MAX_ID_CHARS, json_schema_extra=schema_enum(bot_names))]
 Label = Annotated[str, Field(max_length=MAX_LABEL_CHARS)]
-ModelLabel = Annotated[
-    Label | None, Field(description="Label of the model playing (kept in the record).")
-]
-PromptLabel = Annotated[
-    Label | None, Field(description="Label of the prompt used (kept in the record).")
-]
+ModelLabel = Annotated[Label | None, Field(description="The model's label, kept in the record.")]
+PromptLabel = Annotated[Label | None, Field(description="The prompt's label, kept in the record.")]
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
-Cursor = Annotated[int, Field(ge=0, le=MAX_JSON_INT)]
+Cursor = Annotated[int, Field(ge=0, le=MAX_JSON_INT, json_schema_extra=unpublished)]
 JsonInt = Annotated[int, Field(ge=-MAX_JSON_INT, le=MAX_JSON_INT)]
-SECONDS = " Seconds, > 0 and at most 30 days."
-PAGE = "Page number, from 1 (default 1); the answer says how many pages there are."
+AS_IN_NEW_GAME = "As in new_game."
+PAGE = "From 1 (default 1); the answer says how many pages."
 PAGE_SIZE = f"Entries per page, 1 to {MAX_PAGE_SIZE} (default 50)."
 LOG_LIMIT = (
-    f"Most events to return, 1 to {MAX_LOG_LIMIT} (default 200); pass the answer's cursor as "
-    "`after` for the rest."
+    f"Most events, 1 to {MAX_LOG_LIMIT} (default 200); the answer's cursor as `after` gets the "
+    "rest."
 )
 
 
@@ -153,7 +157,7 @@ class NewGameInput(Labelled, Forkable, ToolInput):
         str,
         Field(
             max_length=MAX_ID_CHARS,
-            description="Game name, one of those list_games lists.",
+            description="One of those list_games lists.",
             json_schema_extra=schema_enum(game_names),
         ),
     ]
@@ -165,18 +169,17 @@ class NewGameInput(Labelled, Forkable, ToolInput):
     seat: Annotated[
         Annotated[int, Field(ge=0, le=1000)] | Name | None,
         Field(
-            description="Seat you take: its name (list_games lists them) or its number from 0. "
-            "Default: seat 0, except in influence, where the seed picks it (even seed: seat 0, "
-            "odd: seat 1). The answer names the seat you got.",
+            description="Your seat: a name (see list_games) or number from 0. Default: seat 0; "
+            "in influence the seed picks (even: 0, odd: 1).",
             union_mode="left_to_right",
         ),
     ] = None
     bots: Annotated[
         list[BotName] | None,
         Field(
-            description="One bot name for all the other seats, or one per other seat in seat "
-            "order; 'open' leaves a seat for another client (you get its invitation). Bot names "
-            "per game are in list_games. Default: the game's first bot that is not 'random'.",
+            description='A list of bot names: one for all other seats, e.g. ["greedy"], or one '
+            "per other seat in order; 'open' leaves a seat for another client (you get its "
+            "invitation). Default: the game's first bot but 'random'.",
             max_length=MAX_NAMES,
         ),
     ] = None
@@ -185,13 +188,13 @@ class NewGameInput(Labelled, Forkable, ToolInput):
     labels: Labels = None
     deadline_seconds: Annotated[
         Seconds | None,
-        Field(description="Time each seat has per decision (default: the server's)." + SECONDS),
+        Field(description="Seconds each seat has per decision (default: the server's)."),
     ] = None
     join_timeout: Annotated[
-        Seconds | None, Field(description="Time invited seats have to join." + SECONDS)
+        Seconds | None, Field(description="Seconds invited seats have to join.")
     ] = None
     time_limit: Annotated[
-        Seconds | None, Field(description="Time before the whole game is settled." + SECONDS)
+        Seconds | None, Field(description="Seconds before the game is settled.")
     ] = None
     detail: FullDetail = "full"
     fork_of: ForkOf = None
@@ -202,27 +205,29 @@ class JoinGameInput(Labelled, ToolInput):
     json_limits: ClassVar[dict[str, int]] = {"labels": 2 * MAX_STRUCTURED_CHARS}
 
     invitation: Annotated[
-        str, Field(max_length=MAX_ID_CHARS, description="An invitation code from new_game.")
+        str,
+        Field(
+            max_length=MAX_ID_CHARS,
+            description="An invitation code from new_game.",
+            json_schema_extra=unpublished,
+        ),
     ]
-    model: ModelLabel = None
-    prompt: PromptLabel = None
-    labels: Labels = None
+    model: Annotated[ModelLabel, Field(description=AS_IN_NEW_GAME)] = None
+    prompt: Annotated[PromptLabel, Field(description=AS_IN_NEW_GAME)] = None
+    labels: Annotated[Labels, Field(description=AS_IN_NEW_GAME)] = None
     detail: FullDetail = "full"
 
 
 Image = Annotated[
     bool,
-    Field(
-        description="true adds a picture of the board (PNG) beside the text, for models "
-        "that read images."
-    ),
+    Field(description="true: a PNG picture of the board too."),
 ]
 
 
 class ShowInput(ToolInput):
     game_id: GameId
     credential: Credential
-    detail: FullDetail = "full"
+    detail: ShowDetail = "full"
     image: Image = False
 
 
@@ -231,18 +236,14 @@ class LegalMovesInput(ToolInput):
     credential: Credential
     kind: Annotated[
         Name | None,
-        Field(
-            description="Only entries of this kind: one of the menu's kinds (the `kinds` that "
-            "legal_moves returns and its first line lists; they differ by game)."
-        ),
+        Field(description="Only entries of this kind (legal_moves lists the kinds)."),
     ] = None
     contains: Annotated[
         Name | None,
         Field(
             description=(
-                "Only entries whose notation or description contains this text (any case). "
-                "A coordinate such as `1,1` or `3,-1` matches only that whole coordinate: "
-                "`1,1` finds `1,1>2,1` but not `11,1` or `1,10`."
+                "Only entries holding this text (any case); a coordinate like `1,1` matches "
+                "only whole (not `11,1`)."
             )
         ),
     ] = None
@@ -271,23 +272,23 @@ class PlayInput(ToolInput):
         Field(description="One move in notation."),
     ] = None
     number: Annotated[
-        Annotated[int, Field(ge=1, le=MAX_MENU_NUMBER)] | None,
+        Annotated[int, Field(ge=1, le=MAX_MENU_NUMBER, json_schema_extra=unpublished)] | None,
         Field(description="A number from legal_moves."),
     ] = None
     moves: Annotated[
         list[Annotated[str, Field(max_length=MAX_MOVE_CHARS)]] | None,
         Field(
-            description="Several moves in order. In turn-based games they are applied one by "
-            "one and the first illegal one stops the rest; in simultaneous games they are one "
-            "submission, accepted or refused whole (no lines: the rules' empty list).",
+            description="Moves in order: in turn games applied one by one until one is illegal; "
+            "in simultaneous games one submission, accepted or refused whole ([]: the empty "
+            "list).",
             max_length=MAX_MOVES_PER_CALL,
         ),
     ] = None
     structured: Annotated[
         dict[str, Any] | None,
         Field(
-            description="The move in its structured JSON form: the form titled by your game.",
-            json_schema_extra=move_forms,
+            description="The move as a JSON object, in your game's form: the JSON Schema at "
+            "resource cogs-arena://moves/<game>."
         ),
     ] = None
     why: Annotated[
@@ -296,14 +297,11 @@ class PlayInput(ToolInput):
     ] = None
     request_id: Annotated[
         Name | None,
-        Field(
-            description="Your id for this call: a retry with the same id and move is not "
-            "applied twice."
-        ),
+        Field(description="A retry with the same id and move is not applied twice."),
     ] = None
     decision: Annotated[
         Cursor | None,
-        Field(description="The view's decision number you are answering (optional guard)."),
+        Field(description="Guard: the view's decision you answer."),
     ] = None
     detail: BriefDetail = "brief"
     image: Image = False
@@ -333,7 +331,7 @@ class TalkInput(ToolInput):
     to: Annotated[
         list[Name] | None,
         Field(
-            description="Seat names to whisper to; omit to talk to everyone.",
+            description="Seat names to whisper to (default: everyone).",
             max_length=MAX_NAMES,
         ),
     ] = None
@@ -351,29 +349,35 @@ class TalkInput(ToolInput):
 class LogInput(ToolInput):
     game_id: GameId
     credential: Credential
-    after: Annotated[
-        Cursor, Field(description="Cursor from a previous call (0 for the start).")
-    ] = 0
+    after: Annotated[Cursor, Field(description="Cursor from a view or a log (0: the start).")] = 0
     limit: Annotated[int, Field(ge=1, le=MAX_LOG_LIMIT, description=LOG_LIMIT)] = 200
 
 
 class WaitInput(ToolInput):
     game_id: GameId
     credential: Credential
-    after: Annotated[Cursor, Field(description="Cursor from a view or a log.")] = 0
+    after: Annotated[
+        Cursor | None,
+        Field(description="Cursor from a view or a log (default: your last view's; 0: all)."),
+    ] = None
     timeout: Annotated[
         float,
         Field(
             gt=0,
             le=MAX_WAIT_SECONDS,
             allow_inf_nan=False,
-            description=f"Seconds to wait at most (> 0, <= {MAX_WAIT_SECONDS:g}).",
+            description=f"Seconds at most (default {DEFAULT_WAIT_SECONDS:g}).",
         ),
     ] = DEFAULT_WAIT_SECONDS
 
 
 class SpectateInput(ToolInput):
     spectator_code: Annotated[
-        str, Field(max_length=MAX_ID_CHARS, description="A spectator code from new_game.")
+        str,
+        Field(
+            max_length=MAX_ID_CHARS,
+            description="A spectator code from new_game.",
+            json_schema_extra=unpublished,
+        ),
     ]
     image: Image = False

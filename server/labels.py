@@ -36,11 +36,10 @@ LABELS_ALLOWED = (
     f"characters; values non-empty, at most {MAX_LABEL_CHARS} characters"
 )
 LABELS_HELP = (
-    'Labels kept in the record to score and compare runs, e.g. {"variant": "b"}. At most '
-    + LABELS_ALLOWED.removeprefix("labels: at most ")
-    + ". `model` and `prompt` may be given here or as their own arguments. Each label takes its "
-    f"value from the first of: this call's arguments, the server's `--label` flags, its "
-    f"{LABELS_ENV} variable. Your client's name and version are recorded beside them."
+    'Kept in the record to score and compare runs, e.g. {"variant": "b"}: at most '
+    f"{MAX_LABELS}, keys of at most {MAX_LABEL_KEY_CHARS} characters (a letter, then letters, "
+    f"digits, _ - .), values of 1 to {MAX_LABEL_CHARS}. They win over the server's `--label` "
+    f"flags and {LABELS_ENV}."
 )
 
 

@@ -94,6 +94,9 @@ class Menu(BaseModel):
     moves: list[MenuEntry]
     hints: dict[str, Any]
     instructions: str
+    instructions_told: bool = False
+    """The seat's menu text gave these same instructions before (this server's copy of the
+    game), so the text points to them instead of repeating them; they are here in full."""
 
 
 class Rejection(BaseModel):

@@ -130,9 +130,11 @@ class Presenter:
             board = engine.render(observation)
         played = ["Since your last view, the host played for you:"] if fallbacks else []
         played.extend(f"  {line}" for line in fallbacks)
-        text = self._text(
-            session, seat, board, to_act, chat, played + since_text(since, left_out), detail
-        )
+        news = played + since_text(since, left_out)
+        # The way to play is said once, in the seat's first view (none recorded yet): repeated
+        # in every view, it sent models that play whole turns to the menu each turn for nothing.
+        first = seat_rec.seen_seq == 0
+        text = self._text(session, seat, board, to_act, chat, news, detail, first=first)
         digest = view_digest(observation)
         submitted = seat in record.pending
         key = hashlib.sha256(
@@ -226,6 +228,8 @@ class Presenter:
         chat: list[str],
         news: list[str],
         detail: str,
+        *,
+        first: bool = False,
     ) -> str:
         """The view's text; detail 'none' or 'data': the status lines and the news only. `news`
         are the lines that head it (fallbacks played for the seat, what others did since its
@@ -249,8 +253,7 @@ class Presenter:
         elif (out := session.engine.out(session.state, seat)) is not None:
             lines.append(f"You are out of the game: {out}. You may still use {OUT_ALLOWED}.")
         elif seat in to_act:
-            # After a move (brief) the seat knows the way; a first or full view says it.
-            how = "" if detail == "brief" else ": call legal_moves, then play"
+            how = ": call legal_moves, then play" if first else ""
             lines.append(f"It is your turn{how}.")
         else:
             lines.append("Waiting for " + ", ".join(record.seats[i].name for i in to_act) + ".")
@@ -305,6 +308,8 @@ class Presenter:
             matches = contains_matcher(contains)
             entries = [e for e in entries if matches(e.notation) or matches(e.description)]
         pages = max(1, -(-len(entries) // page_size))
+        told = bool(menu.instructions) and session.told.get(seat) == menu.instructions
+        session.told[seat] = menu.instructions
         return Menu(
             game_id=session.record.game_id,
             seat=seat,
@@ -318,6 +323,7 @@ class Presenter:
             moves=entries[(page - 1) * page_size : page * page_size],
             hints=dict(menu.hints),
             instructions=menu.instructions,
+            instructions_told=told,
         )
 
     # ---- the log ---------------------------------------------------------------------------

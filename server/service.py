@@ -243,12 +243,14 @@ class GameService:
             events, cursor = self.presenter.log(session, seat, args.after, args.limit)
             return LogResult(game_id=args.game_id, events=events, cursor=cursor)
 
-    def poll(self, game_id: str, credential: str, after: int = 0) -> WaitResult:
+    def poll(self, game_id: str, credential: str, after: int | None = 0) -> WaitResult:
         """What `wait` reports, without waiting: ready when the seat must act, the game is over,
-        or events the seat may see arrived after `after`."""
+        or events the seat may see arrived after `after` (None: after the seat's last view)."""
         return self.poll_seat(game_id, credential, after)[1]
 
-    def poll_seat(self, game_id: str, credential: str, after: int = 0) -> tuple[int, WaitResult]:
+    def poll_seat(
+        self, game_id: str, credential: str, after: int | None = None
+    ) -> tuple[int, WaitResult]:
         """`poll`, and the seat the credential holds: a `wait` sleeps through changes that
         have no news for that seat."""
         args = validated(WaitInput, game_id=game_id, credential=credential, after=after)
@@ -256,14 +258,14 @@ class GameService:
             seat = authenticate(session, args.credential)
             self.deadlines.enforce(session)
             record = session.record
+            # Without a cursor, what the seat has not seen yet: not the whole game again.
+            after = record.seats[seat].seen_seq if args.after is None else args.after
             to_act = session.engine.to_act(session.state)
             your_turn = record.status == "active" and seat in to_act and seat not in record.pending
             items: list[LogEvent] = []
-            cursor = args.after
-            if record.event_count > args.after:
-                items, cursor = self.presenter.log(
-                    session, seat, args.after, self.limits.wait_events
-                )
+            cursor = after
+            if record.event_count > after:
+                items, cursor = self.presenter.log(session, seat, after, self.limits.wait_events)
             reason = (
                 "game_over"
                 if record.status == "over"
@@ -281,7 +283,7 @@ class GameService:
                 status=record.status,
                 decision=record.decision,
                 events=items,
-                cursor=max(cursor, args.after),
+                cursor=max(cursor, after),
             )
 
     def game_ruleset(self, game_id: str) -> tuple[str, Any]:

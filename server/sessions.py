@@ -62,6 +62,8 @@ class Session:
     """The store's version of the game this copy is: one more with every commit."""
     menus: dict[int, tuple[Any, LegalMoves]] = field(default_factory=dict, repr=False)
     """Per seat, the last state whose legal moves were built and those moves."""
+    told: dict[int, str] = field(default_factory=dict, repr=False)
+    """Per seat, the menu instructions its menu text last gave (said once, not every step)."""
 
     def legal_moves(self, state: Any, seat: int) -> LegalMoves:
         """The seat's legal moves at `state`, built once per state: a state is a value (every

@@ -171,14 +171,12 @@ def bot_names() -> list[str]:
     return [*dict.fromkeys(names), OPEN_SEAT]
 
 
-def move_forms(schema: dict[str, Any]) -> None:
-    """A `json_schema_extra` for `play`'s `structured`: one form per registered game (each
-    titled by its game), looked up when the schema is made. Validation is unchanged: the
-    game reads the move and says what it allows."""
-    from ..engines.registry import get_engine
-
-    schema.pop("type", None)
-    schema["anyOf"] = [get_engine(game).move_schema() for game in game_names()] + [{"type": "null"}]
+def unpublished(schema: dict[str, Any]) -> None:
+    """A `json_schema_extra` leaving the limit of a value the server made (an id, a cursor, a
+    menu number) out of the published schema: a client copies such a value, it never composes
+    one. Validation still checks the limit."""
+    schema.pop("maxLength", None)
+    schema.pop("maximum", None)
 
 
 def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], None]:
@@ -196,11 +194,9 @@ def schema_enum(names: Callable[[], list[str]]) -> Callable[[dict[str, Any]], No
 
 Detail = Literal["full", "brief", "data", "none"]
 DETAIL_HELP = (
-    "How much of your view the answer carries: 'full' (the whole board as text with its legend "
-    "and help, and the observation as structured data), 'brief' (status, what happened since "
-    "your last look, the compact board and scores, as text only), 'data' (the status lines as "
-    "text and the observation as structured data, for programs) or 'none' (the status lines "
-    "only)."
+    "How much of your view the answer carries: 'full' (the board as text with legend, plus the "
+    "observation as structured data), 'brief' (the news since your last look and what you "
+    "decide with, as text), 'data' (status lines plus the observation) or 'none' (status lines)."
 )
 MAX_SEED_DIGITS = 40
 """A seed given as text of at most this many digits is that integer (a random seed has 39)."""
@@ -236,9 +232,11 @@ Seed = Annotated[
     ],
     BeforeValidator(seed_number),
     Field(
-        description="Seed (same seed, same game): an integer or a short text. Random (128 bits) "
-        "if omitted. Hidden while the game runs; shown once it is over."
+        description="Same seed, same game: an integer or a short text; random (128 bits) if "
+        "omitted. Hidden until the game is over."
     ),
 ]
-FullDetail = Annotated[Detail, Field(description=DETAIL_HELP + " Default: full.")]
-BriefDetail = Annotated[Detail, Field(description=DETAIL_HELP + " Default: brief.")]
+# Said in full once, on show's `detail`: every other tool's names the choices and points there.
+ShowDetail = Annotated[Detail, Field(description=DETAIL_HELP + " Default: full.")]
+FullDetail = Annotated[Detail, Field(description="Of the view, as in show. Default: full.")]
+BriefDetail = Annotated[Detail, Field(description="Of the view, as in show. Default: brief.")]

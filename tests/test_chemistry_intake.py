@@ -206,10 +206,15 @@ async def test_the_prompt_and_the_rules_resource_say_how_orders_are_read(tmp_pat
     instructions = ENGINE.legal_moves(game(), 0).instructions or ""
     assert "only way to talk" in instructions and "cut" in instructions
     async with Client(build_server(GameService(MemoryStore(), tmp_path))) as client:
-        for uri in ("cogs-arena://rules/chemistry", "cogs-arena://rules/chemistry/full"):
-            text = text_of((await client.read_resource(uri)).contents[0])
-            assert "## How orders are read" in text and "**C24." in text
-            assert "The host's `talk` tool is" in text and "refused in Chemistry" in text
+        full = text_of(
+            (await client.read_resource("cogs-arena://rules/chemistry/full")).contents[0]
+        )
+        assert "## How orders are read" in full and "**C24." in full
+        assert "The host's `talk` tool is" in full and "refused in Chemistry" in full
+        # Issue 24: the player's text says the same in its own words (C24 is in the full text).
+        play = text_of((await client.read_resource("cogs-arena://rules/chemistry")).contents[0])
+        for words in ("is ignored, not refused", "cut to 79", "the `talk` tool is refused"):
+            assert words in play, words
 
 
 def test_a_clamped_vat_is_told_too() -> None:

@@ -268,10 +268,10 @@ async def test_unknown_prompts_and_prompt_arguments_are_invalid_params(
 async def test_a_quiet_wait_looks_at_the_game_twice_and_a_change_wakes_it(
     memory_service: GameService,
 ) -> None:
-    polls: list[int] = []
+    polls: list[int | None] = []
     real_poll = memory_service.poll_seat
 
-    def counting_poll(game_id: str, credential: str, after: int = 0) -> Any:
+    def counting_poll(game_id: str, credential: str, after: int | None = None) -> Any:
         polls.append(after)
         return real_poll(game_id, credential, after)
 

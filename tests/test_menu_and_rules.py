@@ -128,5 +128,7 @@ async def test_rules_resources(tmp_path: Path) -> None:
         for era in ("Three Strikes", "Legacy combat", "Simulate"):  # older eras, the sim's UI
             assert era not in play
         influence = (ENGINES / "influence" / "rules.md").read_text(encoding="utf-8")
-        assert await read("cogs-arena://rules/influence") == influence
+        # Issue 24: the player's text is its own file now; `…/full` stays the whole rules.md.
+        influence_play = (ENGINES / "influence" / "rules_play.md").read_text(encoding="utf-8")
+        assert await read("cogs-arena://rules/influence") == influence_play
         assert await read("cogs-arena://rules/influence/full") == influence

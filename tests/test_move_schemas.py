@@ -1,9 +1,10 @@
-"""`play`'s `structured` argument publishes one JSON Schema form per game, titled by the game,
-and every move a game's menu offers, in its structured form, fits its game's form and plays
+"""`play`'s `structured` argument has one JSON Schema form per game (a resource), titled by the
+game, and every move a game's menu offers, in its structured form, fits its game's form and plays
 through MCP."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jsonschema
@@ -22,10 +23,17 @@ GAMES = ("influence", "territory", "chemistry", "blending")
 
 
 async def test_the_structured_argument_has_a_form_per_game(tmp_path: Path) -> None:
+    """Each game's form is the resource cogs-arena://moves/<game> (moved out of play's input
+    schema, which names the resource), titled by its game and a valid JSON Schema."""
     async with Client(build_server(GameService(MemoryStore(), tmp_path))) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    forms = tools["play"].input_schema["properties"]["structured"]["anyOf"]
-    titled = {form.get("title"): form for form in forms if form.get("type") == "object"}
+        structured = tools["play"].input_schema["properties"]["structured"]
+        assert "cogs-arena://moves/<game>" in structured["description"]
+        titled = {}
+        for game in available():
+            read = await client.read_resource(f"cogs-arena://moves/{game}")
+            form = json.loads(getattr(read.contents[0], "text", ""))
+            titled[form.get("title")] = form
     assert set(titled) == set(available()) >= set(GAMES)
     for game, form in titled.items():
         jsonschema.Draft202012Validator.check_schema(form)

@@ -99,10 +99,10 @@ async def test_through_mcp_a_wait_sleeps_through_a_whisper_and_wakes_for_a_publi
     gid, creds, names = _blending(service)
     quiet = _quiet_seat(service, gid, creds)
     cursor = service.poll(gid, creds[quiet]).cursor
-    looks: list[int] = []
+    looks: list[int | None] = []
     real = service.poll_seat
 
-    def counting(game_id: str, credential: str, after: int = 0) -> Any:
+    def counting(game_id: str, credential: str, after: int | None = None) -> Any:
         looks.append(after)
         return real(game_id, credential, after)
 

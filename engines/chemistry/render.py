@@ -82,6 +82,33 @@ def _report(rep: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def ranking_lines(view: Mapping[str, Any]) -> list[str]:
+    """The final ranking by food eaten, and for a seat where it finished ("2nd of 8"): a seat
+    with as much as another shares its rank (every seat with the most wins)."""
+    cogs = sorted(view["cogs"], key=lambda g: (-g["eaten"], g["seat"]))
+
+    def rank(eaten: int) -> int:
+        return 1 + sum(1 for g in cogs if g["eaten"] > eaten)
+
+    lines = [
+        "Final ranking by food eaten (every seat with the most wins): "
+        + ", ".join(f"{rank(g['eaten'])}. {g['alias']} {g['eaten']}" for g in cogs)
+    ]
+    if "seat" in view:
+        me = next(g for g in cogs if g["seat"] == view["seat"])
+        tied = [g["alias"] for g in cogs if g["eaten"] == me["eaten"] and g is not me]
+        lines.append(
+            f"You ({me['alias']}) finished {_ordinal(rank(me['eaten']))} of {len(cogs)} with "
+            f"{me['eaten']} food eaten" + (f", tied with {', '.join(tied)}" if tied else "") + "."
+        )
+    return lines
+
+
 def render(view: Mapping[str, Any]) -> str:
     lines = [
         f"Chemistry ({view['variant']}), tick {view['tick']}/{view['ticks_total']}, "
@@ -133,4 +160,6 @@ def render(view: Mapping[str, Any]) -> str:
         for alias, text in view["all_notes"].items():
             if text:
                 lines.append(f"Notes of {alias}: {text}")
+    if view["over"]:
+        lines += ranking_lines(view)
     return "\n".join(lines)

@@ -109,8 +109,9 @@ def render(view: Mapping[str, Any]) -> str:
 
 def render_brief(view: Mapping[str, Any]) -> str:
     """The compact text a host sends after a move: the header, the grid a row a line with one
-    space between cells (no drawing alignment), and the footer's instructions without the
-    legend, the neighbour help and the legal-attack list (`render` and the menu keep those)."""
+    space between cells (no drawing alignment), a cell's neighbours in one line, and the
+    footer's instructions without the legend and the legal-attack list (`render` and the menu
+    keep those)."""
     r0, c0 = (int(x) for x in view["origin"])
     grid = view["grid"]
     big = {(int(r), int(c)) for r, c in view["big"]}
@@ -195,15 +196,19 @@ def _grid(
     return out
 
 
+NEIGHBOURS = "r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1"
+
+
 def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
     lines = (
-        []
+        # The brief grid is a plain rectangle: the neighbours it cannot show are spelled out.
+        [f"Neighbours of r,c: {NEIGHBOURS} (rows here are not shifted)."]
         if brief
         else [
             f"Legend: W5 = White strength 5, B7 = Black strength 7, . = empty, # = wall; "
             f"* after a cell = big cell (cap {BIG_CAP}), other cells are small (cap {SMALL_CAP}).",
-            "Neighbours of r,c: r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1 (columns run "
-            "diagonally: each row is drawn half a cell left of the row above).",
+            f"Neighbours of r,c: {NEIGHBOURS} (columns run diagonally: each row is drawn half "
+            "a cell left of the row above).",
         ]
     )
     attacks = view.get("legal_attacks") or []

@@ -40,9 +40,10 @@ class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, Terri
         "public or private; all seats order simultaneously for 18 turns. Score = income earned."
     )
     supports_talk: ClassVar[bool] = True
-    view_version: ClassVar[int] = 2
+    view_version: ClassVar[int] = 3
     """2: an eliminated seat's view says it is out (no reach, no talk left), and a submitted
-    turn's talk lines count against the talk left the view shows."""
+    turn's talk lines count against the talk left the view shows. 3: each seat's `ownRazes`
+    (razes of its own tiles, salvage) beside its `razes`."""
     ruleset_model = TerritoryRuleset
 
     # ---- setup ---------------------------------------------------------------------------

@@ -82,13 +82,15 @@ def render(view: Mapping[str, Any]) -> str:
         )
     paint_col = any("paint" in s for s in view["seats"])
     out.append(
-        "Seats: alias (hearth) life, walls, last income, score, razes"
-        + (", paint" if paint_col else "")
+        "Seats: alias (hearth) life, walls, last income, score, razes (+ N own: of its own "
+        "tiles, salvage)" + (", paint" if paint_col else "")
     )
     for s in view["seats"]:
+        own = int(s.get("ownRazes", 0))
         line = (
             f"  {s['alias']} ({s['hearth']}) {s['life']}, {s['walls']} walls, income "
-            f"{s['lastIncome']}, score {s['score']}, razes {s['razes']}"
+            f"{s['lastIncome']}, score {s['score']}, razes {s['razes'] - own}"
+            + (f" + {own} own" if own else "")
         )
         if "paint" in s:
             line += f", paint {s['paint']}"

@@ -63,6 +63,7 @@ def _public(state: TerritoryState) -> dict[str, Any]:
         ]
     tiles = tuple(found)
     owned = owned_by_seat(state)
+    by = _raze_index(state)[1]
     seats = [
         {
             "seat": i,
@@ -72,6 +73,8 @@ def _public(state: TerritoryState) -> dict[str, Any]:
             "lastIncome": s.last_income,
             "score": s.banked,
             "razes": s.razes,
+            # Razes of its own tiles (salvage), inside `razes`: a salvager is no aggressor.
+            "ownRazes": sum(1 for x in by[i] if x.owner == i),
             "struckLastTurn": s.struck,
             "hearth": _HEARTH_KEYS[i],
         }

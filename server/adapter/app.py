@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable
 from typing import Annotated, Any
@@ -53,7 +54,7 @@ from .support import (
     SpectatorFeeds,
     input_tool,
 )
-from .texts import log_text, menu_text, play_text, seat_text, wait_text
+from .texts import games_text, log_text, menu_text, play_text, seat_text, wait_text
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
@@ -119,27 +120,17 @@ def build_server(
     service.add_listener(hub.notify)
 
     def ping(args: PingInput, ctx: Ctx) -> str:
-        """Health check: answers 'pong'. Costs nothing."""
+        """Health check: answers 'pong'."""
         return "pong"
 
     def list_games(args: ListGamesInput, ctx: Ctx) -> Annotated[CallToolResult, GameList]:
-        """The games you can start, with their seats, bots and default ruleset."""
+        """The games you can start: seats, bots, default rulesets."""
         games = service.list_games()
-        text = "\n".join(
-            f"- {g.name}: {g.title}. Seats: {', '.join(g.seats)}. Bots: {', '.join(g.bots)}. "
-            f"{g.summary}"
-            for g in games.games
-        )
-        return _result(games, text)
+        return _result(games, games_text(games))
 
     def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
-        """Start a game: you take one seat, bots take the others. Returns game_id and your
-        seat's credential (keep it: every other call needs it) and your first view.
-
-        Labels (`model`, `prompt`, `labels`) are kept in the record for scoring; each takes
-        its value from the first of: this call, the server's `--label` flags, its
-        COGS_ARENA_LABELS variable. Your client's name and version are recorded beside
-        them."""
+        """Start a game: you take one seat, bots the others. Returns game_id, your seat's
+        credential (every other call needs both) and your first view."""
         client_name, client_version = _client_info(ctx)
         result = service.new_game_input(
             args, client_name=client_name, client_version=client_version
@@ -147,8 +138,8 @@ def build_server(
         return _result(result, seat_text(result))
 
     def join_game(args: JoinGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
-        """Take the open seat an invitation names (an invitation works once). Returns the
-        game_id, your seat's credential and your first view. Labels work as in new_game."""
+        """Take the open seat an invitation names (it works once). Returns game_id, your
+        seat's credential and your first view."""
         client_name, client_version = _client_info(ctx)
         result = service.join_game_input(
             args, client_name=client_name, client_version=client_version
@@ -156,23 +147,20 @@ def build_server(
         return _result(result, seat_text(result))
 
     def show(args: ShowInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
-        """Your seat's view of the game: board, whose turn, what you may know. `detail`:
-        full (default), brief, data or none."""
+        """Your seat's view: board, whose turn, what you may know."""
         view = service.show_input(args)
         return _result(view, view.text, view.picture)
 
     def legal_moves(args: LegalMovesInput, ctx: Ctx) -> Annotated[CallToolResult, Menu]:
-        """Your numbered menu of legal moves with their notation. Numbers stay the same under
-        filters, so you can play by number."""
+        """Your numbered menu of legal moves; a number stays the same under filters."""
         menu = service.legal_moves_input(args)
         return _result(menu, menu_text(menu, args.page_size))
 
     def play(args: PlayInput, ctx: Ctx) -> Annotated[CallToolResult, PlayResult]:
-        """Play: give exactly one of move, number, moves or structured. A rejected move is a
-        tool error with the reason, what was applied before it and the tries left; you may try
-        once more, then the default move is played for you. A whole turn fits in one call with
-        `moves=[...]`. The answer carries your new view: brief by default (`detail`: full,
-        brief, data or none)."""
+        """Give exactly one of move, number, moves or structured; a whole turn fits in
+        `moves=[...]`. A rejected move is a tool error saying why, what was applied and the
+        tries left (after the last, the default move is played). The answer carries your new
+        view."""
         result = service.play_input(args, raise_rejection=False)
         answer = _result(result, play_text(result), result.view.picture)
         # A rejection is an error the model must notice, with the whole answer beside it.
@@ -189,8 +177,8 @@ def build_server(
         return _result(result, log_text(result))
 
     async def wait(args: WaitInput, ctx: Ctx) -> Annotated[CallToolResult, WaitResult]:
-        """Wait until you must act, the game ends, or events you may see arrive after the
-        cursor; otherwise return after `timeout` seconds with reason 'timeout'."""
+        """Wait until you must act, the game ends or news after the cursor arrives; else
+        return after `timeout` seconds (reason 'timeout')."""
         hub.bind()
 
         def poll() -> Awaitable[tuple[int, WaitResult]]:
@@ -223,7 +211,7 @@ def build_server(
         return _result(result, wait_text(result))
 
     def spectate(args: SpectateInput, ctx: Ctx) -> Annotated[CallToolResult, View]:
-        """A read-only view of a game: no hand, no private talk until the game is over."""
+        """A read-only view: no hand, no private talk until the game is over."""
         view = service.spectate_input(args)
         return _result(view, view.text, view.picture)
 
@@ -314,3 +302,15 @@ def _register_game_documents(mcp: MCPServer[Any], name: str) -> None:
     )
     def rules_full() -> str:
         return engine.rules_text()
+
+    @mcp.resource(
+        f"cogs-arena://moves/{name}",
+        name=f"{name}-moves",
+        title=f"{engine.title} moves as JSON",
+        description=f"The JSON Schema of a {engine.title} move as play's `structured` takes it.",
+        mime_type="application/schema+json",
+    )
+    def moves() -> str:
+        # Here, not in play's input schema: one game's form is all a seat needs, and the
+        # tools' schemas are read on every call.
+        return json.dumps(engine.move_schema(), indent=1)

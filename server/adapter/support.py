@@ -138,8 +138,10 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options, list):
         return node
     merged = {k: v for k, v in node.items() if k != "anyOf"}
-    if all(isinstance(o, dict) and set(o) == {"type"} for o in options):
-        return {**merged, "type": [o["type"] for o in options]}  # int | str | None, say
+    if _typed_apart(options):
+        # int | str | None, say: each keyword applies to one type only, so one node holds all.
+        joined = {k: v for o in options for k, v in o.items() if k != "type"}
+        return {**joined, **merged, "type": [o["type"] for o in options]}
     if len(options) != 2 or {"type": "null"} not in options:
         return node
     schema = options[0] if options[1] == {"type": "null"} else options[1]
@@ -147,6 +149,64 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(kind, str) or "anyOf" in schema:
         return node
     return {**schema, **merged, "type": [kind, "null"]}
+
+
+def compact_input(schema: dict[str, Any]) -> dict[str, Any]:
+    """An input schema as a model reads it, every character of which it pays for on every call:
+    no titles (each repeats its property's name), an optional argument's `X | None` as X with
+    "null" in its type, no `"default": null` (an optional argument left out is null) and no
+    `"additionalProperties": true` (JSON Schema's default). The same arguments pass; the
+    tool's model validates them anyway."""
+
+    def compact(node: Any) -> Any:
+        if isinstance(node, list):
+            return [compact(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "title" or (key == "default" and value is None):
+                continue
+            if key == "additionalProperties" and value is True:
+                continue
+            if key in ("type", "maxLength") and _string_enum(node):
+                continue  # the enum says it all
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {name: compact(prop) for name, prop in value.items()}
+            else:
+                out[key] = compact(value)
+        return _nullable(out)
+
+    compacted: dict[str, Any] = compact(schema)
+    return compacted
+
+
+_KEYWORDS_OF = {
+    "integer": {"minimum", "maximum"},
+    "number": {"minimum", "maximum", "exclusiveMinimum"},
+    "string": {"maxLength"},
+    "null": set(),
+}
+
+
+def _typed_apart(options: list[Any]) -> bool:
+    """Options each of one distinct type, with keywords that apply to that type only (at
+    most one numeric type: their bounds would mix)."""
+    kinds = [o.get("type") if isinstance(o, dict) else None for o in options]
+    if not all(isinstance(k, str) and k in _KEYWORDS_OF for k in kinds):
+        return False
+    if len(set(kinds)) != len(kinds) or {"integer", "number"} <= set(kinds):
+        return False
+    return all(set(o) - {"type"} <= _KEYWORDS_OF[o["type"]] for o in options)
+
+
+def _string_enum(node: dict[str, Any]) -> bool:
+    enum = node.get("enum")
+    return (
+        isinstance(enum, list)
+        and node.get("type") == "string"
+        and all(isinstance(v, str) for v in enum)
+    )
 
 
 def input_tool(
@@ -170,7 +230,7 @@ def input_tool(
         name=name,
         title=title,
         description=description_of(fn.__doc__),
-        parameters=arg_model.model_json_schema(by_alias=True),
+        parameters=compact_input(arg_model.model_json_schema(by_alias=True)),
         fn_metadata=FuncMetadata(
             arg_model=arg_model,
             output_model=output.output_model,

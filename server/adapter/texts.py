@@ -1,9 +1,28 @@
-"""The readable text block of each tool's answer (the structured result travels beside it): a new
-seat, a menu and its paging, a play's answer, a wait and a log."""
+"""The readable text block of each tool's answer (the structured result travels beside it): the
+games, a new seat, a menu and its paging, a play's answer, a wait and a log."""
 
 from __future__ import annotations
 
-from ..models import LogResult, Menu, NewGame, PlayResult, WaitResult
+import json
+
+from ..models import GameList, LogResult, Menu, NewGame, PlayResult, WaitResult
+
+
+def games_text(games: GameList) -> str:
+    """What list_games says: each game's seats, bots and summary, and the default ruleset its
+    description promises (a `ruleset` argument overrides these keys)."""
+    lines = []
+    for g in games.games:
+        lines.append(
+            f"- {g.name}: {g.title}. Seats: {', '.join(g.seats)}. Bots: {', '.join(g.bots)}. "
+            f"{g.summary}"
+        )
+        defaults = ", ".join(
+            f"{key}={json.dumps(value, separators=(',', ':'))}"
+            for key, value in g.ruleset_defaults.items()
+        )
+        lines.append(f"  Default ruleset: {defaults}.")
+    return "\n".join(lines)
 
 
 def seat_text(result: NewGame) -> str:
@@ -25,7 +44,9 @@ def menu_text(menu: Menu, page_size: int) -> str:
     if not menu.complete:
         lines.append("These are single orders; combine them into one submission (see below).")
     lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
-    if menu.instructions:
+    if menu.instructions_told:
+        lines.append("(How to play these: as your earlier menu said.)")
+    elif menu.instructions:
         lines.append("")
         lines.append(menu.instructions)
     return "\n".join(lines)
