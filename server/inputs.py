@@ -33,7 +33,7 @@ from .text_rules import (
     Seed,
     bot_names,
     custom_error,
-    game_names,
+    game_schema,
     move_forms,
     schema_enum,
 )
@@ -154,7 +154,7 @@ class NewGameInput(Labelled, Forkable, ToolInput):
         Field(
             max_length=MAX_ID_CHARS,
             description="Game name, one of those list_games lists.",
-            json_schema_extra=schema_enum(game_names),
+            json_schema_extra=game_schema,
         ),
     ]
     seed: Seed = None

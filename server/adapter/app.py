@@ -43,7 +43,7 @@ from ..inputs import (
 from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from ..pictures import PNG_MIME, png, png_base64
 from ..service import GameService
-from .rules import register_game_rules
+from .rules import register_family_documents, register_game_rules
 from .shares import Shares
 from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .support import (
@@ -53,7 +53,7 @@ from .support import (
     SpectatorFeeds,
     input_tool,
 )
-from .texts import log_text, menu_text, play_text, seat_text, wait_text
+from .texts import family_text, log_text, menu_text, play_text, seat_text, wait_text
 from .waiters import WaiterHub
 
 PROGRESS_EVERY = 5.0
@@ -130,6 +130,8 @@ def build_server(
             f"{g.summary}"
             for g in games.games
         )
+        text += "".join(f"\n{family_text(f)}" for f in games.families)
+        text += "".join(f"\nNot loaded: plugin {n} ({why})." for n, why in games.not_loaded.items())
         return _result(games, text)
 
     def new_game(args: NewGameInput, ctx: Ctx) -> Annotated[CallToolResult, NewGame]:
@@ -266,6 +268,7 @@ def build_server(
     for name in game_names():
         _register_game_documents(mcp, name)
     register_game_rules(mcp, service, list(game_names()))  # a game's era rules, the seat prompts
+    register_family_documents(mcp)
 
     @mcp.resource(
         SPECTATE_PREFIX + "{spectator_code}",

@@ -3,7 +3,7 @@ seat, a menu and its paging, a play's answer, a wait and a log."""
 
 from __future__ import annotations
 
-from ..models import LogResult, Menu, NewGame, PlayResult, WaitResult
+from ..models import GameFamily, LogResult, Menu, NewGame, PlayResult, WaitResult
 
 
 def seat_text(result: NewGame) -> str:
@@ -91,3 +91,18 @@ def log_text(result: LogResult) -> str:
     lines = [f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events]
     lines.append(f"(cursor {result.cursor}: pass it as `after` next time)")
     return "\n".join(lines)
+
+
+def family_text(family: GameFamily) -> str:
+    """One line for a family of games: its names (new_game takes `<family>:<name>`), or how to
+    install it."""
+    if not family.installed:
+        return (
+            f"- {family.name}:<game> ({len(family.games)} OpenSpiel games): not installed here; "
+            f"{family.install}."
+        )
+    return (
+        f"- {family.name}:<game>, {len(family.games)} OpenSpiel games (parameters in the ruleset: "
+        f'{{"params": {{"num_cards": 6}}}}; bots random, and mcts:20/200/1000 where the game has '
+        f"perfect information and turns): {', '.join(family.games)}."
+    )
