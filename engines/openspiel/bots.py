@@ -26,6 +26,8 @@ def random_bot(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
 def mcts_bot(simulations: int, obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     """Rebuilds the position from the observation's public history (a perfect-information game's
     observation holds it all), then searches `simulations` playouts seeded from the stream."""
+    if "history" not in obs:
+        raise RuntimeError("mcts plays games of perfect information only: this one hides moves")
     game = game_from_string(str(obs["game_string"]))
     inner = game.new_initial_state()
     for action in obs["history"]:

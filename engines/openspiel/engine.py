@@ -37,6 +37,13 @@ class OpenSpielMove:
     text: str
     """The menu's notation of the action: `action_to_string`, made unique where two actions of
     one menu read alike."""
+    public: bool = False
+    """Whether the others may read the text: in a game of perfect information (as OpenSpiel
+    types the game under its parameters) only."""
+
+
+def _move(state: OpenSpielState, action: int, text: str) -> OpenSpielMove:
+    return OpenSpielMove(action, text, views.perfect_information(state.game))
 
 
 def _menu(state: OpenSpielState, seat: int) -> list[tuple[int, str]]:
@@ -111,10 +118,10 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
         wanted = text.strip()
         for action, notation in menu:
             if notation == wanted:
-                return OpenSpielMove(action, notation)
+                return _move(state, action, notation)
         folded = [(a, n) for a, n in menu if n.casefold() == wanted.casefold()]
         if len(folded) == 1:
-            return OpenSpielMove(*folded[0])
+            return _move(state, *folded[0])
         sample = "; ".join(n for _, n in menu[:12]) + ("; …" if len(menu) > 12 else "")
         raise MalformedMove(
             f"{wanted[:80]!r} is not one of {views.seat_label(seat)}'s {len(menu)} legal moves.",
@@ -130,7 +137,7 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
             )
         for legal, notation in _menu(state, seat):
             if legal == action:
-                return OpenSpielMove(legal, notation)
+                return _move(state, legal, notation)
         raise IllegalMove(
             f"Action {action} is not legal for {views.seat_label(seat)} now.",
             allowed=", ".join(str(a) for a, _ in _menu(state, seat)[:20]),
@@ -160,7 +167,7 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
         self, state: OpenSpielState, seat: int, rejected: OpenSpielMove | None = None
     ) -> OpenSpielMove:
         self._require_turn(state, seat)
-        return OpenSpielMove(*_menu(state, seat)[0])
+        return _move(state, *_menu(state, seat)[0])
 
     def settle(self, state: OpenSpielState, reason: str) -> OpenSpielState:
         return state if self.outcome(state) is not None else replace(state, settled=reason)
@@ -188,7 +195,7 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
     def visible_move_text(self, move: OpenSpielMove, mover: int, viewer: int | None) -> str | None:
         """In a game of imperfect information a move's text may name what the others may not
         know (a bid, a placement, a card): what they learn of it is in their own observation."""
-        return move.text if self._perfect else None
+        return move.text if move.public else None
 
     def outcome(self, state: OpenSpielState) -> Outcome | None:
         inner = state.inner

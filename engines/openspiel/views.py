@@ -88,7 +88,7 @@ def render(view: Mapping[str, JSON]) -> str:
         )
         line = f"Game over ({view.get('reason')}): {returns}."
     elif seat is not None and int(str(seat)) in to_act:
-        line = "Your move: call legal_moves for the numbered moves, then play one."
+        line = "Your move."
     else:
         line = "Waiting for " + ", ".join(seat_label(s) for s in to_act) + "."
     return f"{head}\n{line}\n{view['view_kind']}:\n{view['view']}"
