@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from leak_helpers import Table, dump
+from mcp import Client
+from mcp_helpers import call, stdio_params
 
 from cogs_arena.engines import InvalidRuleset, UnknownGame, get_engine
 from cogs_arena.engines.openspiel.catalog import NOT_OFFERED, OFFERED
@@ -115,9 +117,9 @@ def test_mcts_only_where_it_reads_no_hidden_move_and_the_budget_is_a_strength_di
     rules = engine.ruleset()
     for seed in range(4):
         for seats in (["mcts:1000", "random"], ["random", "mcts:1000"]):
-            game = play_bots(engine, rules, seed, seats)
+            played = play_bots(engine, rules, seed, seats)
             strong = seats.index("mcts:1000")
-            assert game.outcome.scores[strong] >= 0, (seed, seats)  # never loses to random
+            assert played.outcome.scores[strong] >= 0, (seed, seats)  # never loses to random
 
 
 @pytest.mark.slow
@@ -262,3 +264,42 @@ def test_a_finished_game_replays_and_the_spectator_sees_all_only_at_the_end(
     (path,) = (tmp_path / "t").iterdir()
     assert path.name.startswith("openspiel_kuhn_poker-")
     assert replay(path).ok
+
+
+WHOLE_GAMES = [
+    ("tic_tac_toe", {}, "mcts:200"),
+    ("connect_four", {}, "mcts:20"),
+    ("chess", {}, "random"),
+    ("kuhn_poker", {}, "random"),
+    ("leduc_poker", {}, "random"),
+    ("liars_dice", {}, "random"),
+    ("goofspiel", {"params": {"num_cards": 5, "imp_info": True}}, "random"),
+    ("battleship", {}, "random"),
+    ("kuhn_poker", {"params": {"players": 3}}, "random"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_every_kind_plays_a_whole_game_over_stdio_and_replays(tmp_path: Path) -> None:
+    async with Client(stdio_params(tmp_path / "s.sqlite3", tmp_path / "t")) as client:
+        for game, rules, bot in WHOLE_GAMES:
+            new = await call(
+                client, "new_game", game=f"openspiel:{game}", seed=4, bots=[bot], ruleset=rules
+            )
+            view, plays = new["view"], 0
+            while view["status"] != "over":
+                assert plays < 2000, game
+                view = (
+                    await call(
+                        client,
+                        "play",
+                        game_id=new["game_id"],
+                        credential=new["credential"],
+                        number=1,
+                    )
+                )["view"]
+                plays += 1
+            assert view["outcome"] is not None, game
+            path = tmp_path / "t" / f"openspiel_{game}-{new['game_id']}.jsonl"
+            assert replay(path).ok, game
