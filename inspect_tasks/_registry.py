@@ -3,6 +3,14 @@ the tasks, so Inspect finds `cogs_arena/<game>` by name, and the offline model p
 (`--model cogs_arena/first-legal`)."""
 
 from .offline import OfflineModel
-from .tasks import blending, chemistry, influence, territory
+from .tasks import any_game, blending, chemistry, influence, openspiel, territory
 
-__all__ = ["OfflineModel", "blending", "chemistry", "influence", "territory"]
+__all__ = [
+    "OfflineModel",
+    "any_game",
+    "blending",
+    "chemistry",
+    "influence",
+    "openspiel",
+    "territory",
+]

@@ -65,7 +65,7 @@ def seat_entry(
         "seat": seat.seat,
         "seat_name": seat.seat_name,
         "game_id": seat.game_id,
-        "transcript": str(plan.transcripts / f"{plan.game}-{seat.game_id}.jsonl"),
+        "transcript": str(plan.transcripts / f"{plan.game.replace(':', '_')}-{seat.game_id}.jsonl"),
         **run.to_json(),
     }
 

@@ -162,3 +162,76 @@ territory = _task_for("territory")
 influence = _task_for("influence")
 chemistry = _task_for("chemistry")
 blending = _task_for("blending")
+
+
+def _common(
+    seeds: int | str | Sequence[int | str] | None,
+    seat: Seats | None,
+    bots: str | Sequence[str] | None,
+    prompt: str | Sequence[str],
+    prompt_label: str | Sequence[str] | None,
+    detail: str,
+    roles: str | Sequence[str] | None,
+    max_steps: int,
+    transcripts: str | None,
+    ab: bool,
+) -> dict[str, Any]:
+    return dict(locals())
+
+
+@task(name="openspiel")
+def openspiel(
+    game: str = "tic_tac_toe",
+    seeds: int | str | Sequence[int | str] | None = None,
+    seat: Seats | None = None,
+    bots: str | Sequence[str] | None = None,
+    prompt: str | Sequence[str] = DEFAULT_PROMPT,
+    prompt_label: str | Sequence[str] | None = None,
+    ruleset: dict[str, Any] | None = None,
+    detail: str = "full",
+    roles: str | Sequence[str] | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    transcripts: str | None = None,
+    ab: bool = False,
+) -> Task:
+    """An OpenSpiel game (the openspiel extra): `-T game=chess`, or with OpenSpiel's parameters
+    `-T game='goofspiel(num_cards=6)'`; bots `random`, or `mcts:20|200|1000` where the game has
+    perfect information and turns."""
+    name, params = openspiel_game(game)
+    rules = {**(ruleset or {}), "params": {**params, **dict((ruleset or {}).get("params", {}))}}
+    given = _common(
+        seeds, seat, bots, prompt, prompt_label, detail, roles, max_steps, transcripts, ab
+    )
+    return game_task(f"openspiel:{name}", ruleset=rules, **given)
+
+
+@task(name="game")
+def any_game(
+    name: str,
+    seeds: int | str | Sequence[int | str] | None = None,
+    seat: Seats | None = None,
+    bots: str | Sequence[str] | None = None,
+    prompt: str | Sequence[str] = DEFAULT_PROMPT,
+    prompt_label: str | Sequence[str] | None = None,
+    ruleset: dict[str, Any] | None = None,
+    detail: str = "full",
+    roles: str | Sequence[str] | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    transcripts: str | None = None,
+    ab: bool = False,
+) -> Task:
+    """Any game the server has by name (`-T name=nim` for a plugin's, `openspiel:chess`, or one
+    of the four), scored from the record like the others."""
+    given = _common(
+        seeds, seat, bots, prompt, prompt_label, detail, roles, max_steps, transcripts, ab
+    )
+    return game_task(name, ruleset=ruleset, **given)
+
+
+def openspiel_game(text: str) -> tuple[str, dict[str, Any]]:
+    """`goofspiel(num_cards=6)` -> ("goofspiel", {"num_cards": 6}), read by OpenSpiel itself."""
+    import pyspiel
+
+    parsed = dict(pyspiel.game_parameters_from_string(text.strip()))
+    name = str(parsed.pop("name"))
+    return name, parsed

@@ -9,7 +9,13 @@ from ..engines.protocol import Ruleset
 
 
 def template(game: str) -> str:
-    return resources.files(__name__).joinpath(f"{game}.md").read_text(encoding="utf-8")
+    """The game's own prompt, or for a game without one (OpenSpiel's, a plugin's) the generic
+    prompt naming the game and its rules resource."""
+    own = resources.files(__name__).joinpath(f"{game}.md")
+    if ":" not in game and own.is_file():
+        return own.read_text(encoding="utf-8")
+    generic = resources.files(__name__).joinpath("_game.md").read_text(encoding="utf-8")
+    return generic.replace("GAME_TITLE", get_engine(game).title).replace("GAME_NAME", game)
 
 
 def seat_prompt(

@@ -34,7 +34,7 @@ from .text_rules import (
     ShowDetail,
     bot_names,
     custom_error,
-    game_names,
+    game_schema,
     schema_enum,
     unpublished,
 )
@@ -158,7 +158,7 @@ class NewGameInput(Labelled, Forkable, ToolInput):
         Field(
             max_length=MAX_ID_CHARS,
             description="One of those list_games lists.",
-            json_schema_extra=schema_enum(game_names),
+            json_schema_extra=game_schema,
         ),
     ]
     seed: Seed = None

@@ -11,8 +11,10 @@ from typing import Any
 from .. import __version__
 from ..engines import AnyEngine, GameError, get_engine
 from ..engines.registry import names as game_names
+from ..engines.registry import plugin_problems
 from ..transcripts.events import Event, Header, Join, SeatEntry
 from .errors import BadArgument, BadCredential, LimitReached, UnknownGameId
+from .families import openspiel_family
 from .forks import Parent, fork_point, play_prefix, prefix
 from .inputs import JoinGameInput, NewGameInput
 from .labels import seat_labels
@@ -72,7 +74,7 @@ class Lobby:
                     ruleset_defaults=ruleset.model_dump(mode="json", context={"every_field": True}),
                 )
             )
-        return GameList(games=infos)
+        return GameList(games=infos, families=[openspiel_family()], not_loaded=plugin_problems())
 
     def new_game(
         self,

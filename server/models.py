@@ -18,8 +18,21 @@ class GameInfo(BaseModel):
     ruleset_defaults: dict[str, Any]
 
 
+class GameFamily(BaseModel):
+    """Games behind one optional library: `openspiel:<game>` for each name in `games`."""
+
+    name: str
+    installed: bool
+    install: str
+    """How to install it where it is not."""
+    games: list[str]
+
+
 class GameList(BaseModel):
     games: list[GameInfo]
+    families: list[GameFamily] = Field(default_factory=list)
+    not_loaded: dict[str, str] = Field(default_factory=dict)
+    """Plugins found but not loaded (name -> why): skipped, never fatal."""
 
 
 class SinceEntry(BaseModel):

@@ -156,18 +156,37 @@ def json_container_fields(model_cls: type[BaseModel]) -> frozenset[str]:
 
 
 def game_names() -> list[str]:
-    """The registered games that import on this install, as new_game's `game` takes them."""
+    """The registered games that import on this install (the project's and plugins'), as
+    new_game's `game` takes them; OpenSpiel's are `openspiel:<game>` (`game_schema`)."""
     from ..engines.registry import available
 
-    return available()
+    return [name for name in available() if ":" not in name]
+
+
+OPENSPIEL_PATTERN = "^openspiel:[a-z0-9_]+$"
+
+
+def game_schema(schema: dict[str, Any]) -> None:
+    """new_game's `game`: the names, and where OpenSpiel is installed any `openspiel:<game>`
+    (105 names: a pattern, not an enum, keeps the tool list small)."""
+    from ..engines.registry import openspiel_installed
+
+    if openspiel_installed():
+        schema["anyOf"] = [{"enum": game_names()}, {"pattern": OPENSPIEL_PATTERN}]
+    else:
+        schema["enum"] = game_names()
 
 
 def bot_names() -> list[str]:
     """Every bot name some game accepts, then "open" (a seat left for another client)."""
-    from ..engines.registry import get_engine
+    from ..engines.registry import get_engine, openspiel_installed
     from .seats import OPEN_SEAT
 
     names = [bot for game in game_names() for bot in get_engine(game).bots()]
+    if openspiel_installed():
+        from ..engines.openspiel.bots import MCTS_BUDGETS
+
+        names += ["random", *(f"mcts:{budget}" for budget in MCTS_BUDGETS)]
     return [*dict.fromkeys(names), OPEN_SEAT]
 
 

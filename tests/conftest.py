@@ -49,7 +49,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-TRANSCRIPT_NAME = re.compile(r"^(influence|territory|chemistry|blending)-[0-9a-f]{16}\.jsonl$")
+TRANSCRIPT_NAME = re.compile(
+    r"^(influence|territory|chemistry|blending|openspiel_[a-z0-9_]+)-[0-9a-f]{16}\.jsonl$"
+)
 
 
 @pytest.fixture(autouse=True)

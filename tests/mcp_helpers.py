@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 from mcp_types import TextContent, TextResourceContents
 
 
@@ -38,7 +40,13 @@ def error_text(result: Any) -> str:
 
 
 def stdio_params(store: Path, transcripts: Path) -> StdioServerParameters:
+    """The server as a child process. The SDK hands a child only a few variables; PYTHONPATH
+    goes along too, so a checkout run with it serves its own code."""
+    env = get_default_environment()
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return StdioServerParameters(
+        env=env,
         command=sys.executable,
         args=[
             "-m",

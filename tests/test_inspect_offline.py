@@ -110,7 +110,7 @@ def test_inspect_eval_runs_offline_from_the_command_line(tmp_path: Path) -> None
 
 def run_evals(tmp_path: Path, evals: list[dict[str, Any]]) -> list[EvalLog]:
     cwd = tmp_path / "cwd"
-    cwd.mkdir(exist_ok=True)
+    cwd.mkdir(parents=True, exist_ok=True)
     spec = {"log_dir": str(tmp_path / "logs"), "evals": evals}
     done = subprocess.run(
         [sys.executable, str(HELPERS), json.dumps(spec)],
@@ -199,3 +199,44 @@ def test_the_ab_design_plays_seat_swapped_pairs_and_a_null_arm(tmp_path: Path) -
         assert f"{arm}/win_p" not in metrics  # two pairs: too few for a claim
     assert metrics["default/games"] == 8 and metrics["none/games"] == 4
     assert metrics["default.null/games"] == 4
+
+
+def _inspect_eval(tmp_path: Path, task: str, *params: str) -> EvalLog:
+    cwd = tmp_path / "cwd"
+    cwd.mkdir(parents=True, exist_ok=True)
+    argv = [str(INSPECT), "eval", task, "--model", OFFLINE, "--log-dir", str(tmp_path / "logs")]
+    for param in params:
+        argv += ["-T", param]
+    done = subprocess.run(
+        [*argv, "-T", f"transcripts={tmp_path / 'transcripts'}", "--display", "none"],
+        cwd=cwd,
+        env=offline_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    (location,) = sorted((tmp_path / "logs").glob("*.eval"))
+    return read_eval_log(str(location))
+
+
+def test_an_openspiel_game_runs_offline_and_is_scored_from_its_record(tmp_path: Path) -> None:
+    """`inspect eval cogs_arena/openspiel -T game=connect_four --model cogs_arena/first-legal`,
+    and OpenSpiel's parameter form `goofspiel(num_cards=4)` through the same task."""
+    log = _inspect_eval(tmp_path / "c4", "cogs_arena/openspiel", "game=connect_four", "seeds=2")
+    assert log.samples is not None and len(log.samples) == 2
+    for sample in log.samples:
+        header = read_transcript(sample.metadata["transcript"])[0]
+        assert isinstance(header, Header) and header.game == "openspiel:connect_four"
+        assert value_of(sample)["finished"] == 1
+    assert metrics_of(log)["default/games"] == 2
+    log = _inspect_eval(tmp_path / "gs", "cogs_arena/openspiel", "game=goofspiel(num_cards=4)")
+    (sample,) = log.samples or []
+    header = read_transcript(sample.metadata["transcript"])[0]
+    assert isinstance(header, Header) and header.ruleset == {"params": {"num_cards": 4}}
+
+
+def test_the_generic_task_plays_any_game_by_name(tmp_path: Path) -> None:
+    log = _inspect_eval(tmp_path, "cogs_arena/game", "name=openspiel:tic_tac_toe", "bots=mcts:20")
+    (sample,) = log.samples or []
+    assert value_of(sample)["finished"] == 1

@@ -44,7 +44,7 @@ from ..inputs import (
 from ..models import GameList, LogResult, Menu, NewGame, PlayResult, TalkResult, View, WaitResult
 from ..pictures import PNG_MIME, png, png_base64
 from ..service import GameService
-from .rules import register_game_rules
+from .rules import register_family_documents, register_game_rules
 from .shares import Shares
 from .subscriptions import SPECTATE_PREFIX, LegacySubscribers
 from .support import (
@@ -254,6 +254,7 @@ def build_server(
     for name in game_names():
         _register_game_documents(mcp, name)
     register_game_rules(mcp, service, list(game_names()))  # a game's era rules, the seat prompts
+    register_family_documents(mcp)
 
     @mcp.resource(
         SPECTATE_PREFIX + "{spectator_code}",

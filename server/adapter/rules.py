@@ -64,3 +64,35 @@ def _register_prompt(mcp: MCPServer[Any], service: GameService, name: str) -> No
             else:
                 ruleset = ruleset if game == name else None
         return seat_prompt(name, game_id=game_id, credential=credential, ruleset=ruleset)
+
+
+def register_family_documents(mcp: MCPServer[Any]) -> None:
+    """OpenSpiel's games have no resource each (105 of them would crowd resources/list): one
+    template serves `cogs-arena://rules/openspiel:<game>`, and one prompt takes the game."""
+
+    @mcp.resource(
+        "cogs-arena://rules/{game}",
+        name="family-rules",
+        title="The rules of an OpenSpiel game",
+        description="cogs-arena://rules/openspiel:<game>: what this server knows of that "
+        "OpenSpiel game (players, information, moves, parameters, bots).",
+        mime_type="text/markdown",
+    )
+    async def family_rules(game: str) -> str:
+        try:
+            return get_engine(game).rules_play_text()
+        except GameError as exc:
+            raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
+
+    @mcp.prompt(
+        name="openspiel_seat",
+        title="Play a seat of an OpenSpiel game",
+        description="How to play an OpenSpiel game (game: openspiel:<name>) through this "
+        "server's tools.",
+    )
+    async def family_prompt(game: str, game_id: str = "", credential: str = "") -> str:
+        try:
+            get_engine(game)
+        except GameError as exc:
+            raise ValueError(f"[{exc.code}] {exc}") from None
+        return seat_prompt(game, game_id=game_id, credential=credential)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..models import GameList, LogResult, Menu, NewGame, PlayResult, WaitResult
+from ..models import GameFamily, GameList, LogResult, Menu, NewGame, PlayResult, WaitResult
 
 
 def games_text(games: GameList) -> str:
@@ -22,6 +22,8 @@ def games_text(games: GameList) -> str:
             for key, value in g.ruleset_defaults.items()
         )
         lines.append(f"  Default ruleset: {defaults}.")
+    lines.extend(family_text(f) for f in games.families)
+    lines.extend(f"Not loaded: plugin {n} ({why})." for n, why in games.not_loaded.items())
     return "\n".join(lines)
 
 
@@ -112,3 +114,18 @@ def log_text(result: LogResult) -> str:
     lines = [f"#{e.seq} {e.type}{' ' + e.seat if e.seat else ''}: {e.text}" for e in result.events]
     lines.append(f"(cursor {result.cursor}: pass it as `after` next time)")
     return "\n".join(lines)
+
+
+def family_text(family: GameFamily) -> str:
+    """One line for a family of games: its names (new_game takes `<family>:<name>`), or how to
+    install it."""
+    if not family.installed:
+        return (
+            f"- {family.name}:<game> ({len(family.games)} OpenSpiel games): not installed here; "
+            f"{family.install}."
+        )
+    return (
+        f"- {family.name}:<game>, {len(family.games)} OpenSpiel games (parameters in the ruleset: "
+        f'{{"params": {{"num_cards": 6}}}}; bots random, and mcts:20/200/1000 where the game has '
+        f"perfect information and turns): {', '.join(family.games)}."
+    )

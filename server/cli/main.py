@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ... import __version__
+from ...engines.registry import load_plugins
 from ..store.choose import describe, is_url, open_store, store_spec, transcripts_dir
 from .flags import (
     HTTP_BOUNDS,
@@ -289,6 +290,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    for name, why in load_plugins().items():
+        print(f"cogs-arena: plugin {name} not loaded (skipped): {why}", file=sys.stderr)
     handlers = {
         "serve": cmd_serve,
         "demo": cmd_demo,

@@ -27,7 +27,12 @@ def add_parser(sub: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", choices=available())
+    parser.add_argument(
+        "game",
+        choices=available(),
+        metavar="GAME",
+        help="influence, territory, chemistry, blending, a plugin's game, or openspiel:<game>",
+    )
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument(
         "--bots",

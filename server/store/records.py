@@ -106,7 +106,8 @@ class GameRecord(BaseModel):
 
     @property
     def transcript_name(self) -> str:
-        return f"{self.game}-{self.game_id}.jsonl"
+        # `openspiel:chess` -> `openspiel_chess-…`: a file name without a colon.
+        return f"{self.game.replace(':', '_')}-{self.game_id}.jsonl"
 
     def due(self) -> float | None:
         """When the clock next needs to look at this game (None: never)."""
