@@ -163,7 +163,7 @@ def game_names() -> list[str]:
     return [name for name in available() if ":" not in name]
 
 
-OPENSPIEL_PATTERN = "^openspiel:[a-z0-9_]+$"
+OPENSPIEL_PATTERN = "^openspiel:"
 
 
 def game_schema(schema: dict[str, Any]) -> None:

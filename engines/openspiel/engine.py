@@ -152,6 +152,7 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
     def move_schema(self) -> dict[str, JSON]:
         return {
             "title": self.name,
+            "description": "One of the seat's legal actions, by its OpenSpiel action id.",
             "type": "object",
             "properties": {"action": {"type": "integer", "description": "an OpenSpiel action id"}},
             "required": ["action"],

@@ -8,6 +8,7 @@ names the same resource."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio.to_thread
@@ -81,6 +82,20 @@ def register_family_documents(mcp: MCPServer[Any]) -> None:
     async def family_rules(game: str) -> str:
         try:
             return get_engine(game).rules_play_text()
+        except GameError as exc:
+            raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
+
+    @mcp.resource(
+        "cogs-arena://moves/{game}",
+        name="family-moves",
+        title="An OpenSpiel move as JSON",
+        description="cogs-arena://moves/openspiel:<game>: the JSON Schema of a move as play's "
+        "`structured` takes it.",
+        mime_type="application/schema+json",
+    )
+    async def family_moves(game: str) -> str:
+        try:
+            return json.dumps(get_engine(game).move_schema(), indent=1)
         except GameError as exc:
             raise ResourceNotFoundError(f"[{exc.code}] {exc}") from None
 
