@@ -214,3 +214,32 @@ async def test_blending_news_reaches_a_brief_view_once(tmp_path: Path) -> None:
         for line in lines:
             assert text.count(line) == 1, (line, text)
         assert "Recent events" not in text
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("territory", ("Final ranking", "finished")),
+        ("chemistry", ("GAME OVER", "Eaten so far")),
+        ("blending", ("game over", "(you): score")),
+    ],
+)
+def test_the_last_brief_view_gives_the_result(game: str, says: tuple[str, ...]) -> None:
+    """The brief view of a finished game says it is over and gives the scores."""
+    engine, views = seat_views(game)
+    brief, _ = texts(engine, views[-1])
+    for words in says:
+        assert words in brief, (words, brief)
+
+
+def test_an_eliminated_territory_seat_is_told_so_and_shown_no_reach() -> None:
+    """An eliminated seat's brief view says it is out, and lists no reach and no talk left."""
+    engine, _ = seat_views("territory")
+    view = _territory_view()
+    for key in ("reach", "razeReach", "reachDetail", "razeSalvage", "talkLinesLeft"):
+        del view[key]
+    view["eliminatedTurn"] = view["turn"] - 1
+    view["life"] = "eliminated"
+    brief, _ = texts(engine, view)
+    assert f"You were eliminated on turn {view['turn'] - 1}" in brief
+    assert "Claim reach" not in brief and "Talk lines left" not in brief
