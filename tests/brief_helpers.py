@@ -17,10 +17,16 @@ from cogs_arena.server.seats import default_bot
 def seat_views(game: str, seed: int = 7, seat: int = 0) -> tuple[AnyEngine, list[dict[str, Any]]]:
     """The default bot plays every seat; `seat`'s observation at each of its decisions and at
     the end."""
+    engine, states = seat_states(game, seed, seat)
+    return engine, [engine.observe(state, seat) for state in states]
+
+
+def seat_states(game: str, seed: int = 7, seat: int = 0) -> tuple[AnyEngine, list[Any]]:
+    """As `seat_views`, the states themselves (for the menu at each)."""
     engine = get_engine(game)
     bot = engine.bots()[default_bot(engine)]
     state = engine.new_game(engine.ruleset(), seed)
-    shown: list[dict[str, Any]] = []
+    shown: list[Any] = []
     decision = 0
 
     def choose(s: int) -> Any:
@@ -30,13 +36,13 @@ def seat_views(game: str, seed: int = 7, seat: int = 0) -> tuple[AnyEngine, list
 
     while seats := engine.to_act(state):
         if seat in seats:
-            shown.append(engine.observe(state, seat))
+            shown.append(state)
         if engine.simultaneous:
             state = engine.apply_batch(state, {s: choose(s) for s in seats})
         else:
             state = engine.apply(state, seats[0], choose(seats[0]))
         decision += 1
-    shown.append(engine.observe(state, seat))
+    shown.append(state)
     return engine, shown
 
 

@@ -5,11 +5,12 @@ the vats, the hand and the hero's surroundings) and not the whole board; Blendin
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from brief_helpers import seat_views, texts
+from brief_helpers import seat_states, seat_views, texts
 from mcp import Client
 from mcp_helpers import call, error_text
 
@@ -243,3 +244,31 @@ def test_an_eliminated_territory_seat_is_told_so_and_shown_no_reach() -> None:
     brief, _ = texts(engine, view)
     assert f"You were eliminated on turn {view['turn'] - 1}" in brief
     assert "Claim reach" not in brief and "Talk lines left" not in brief
+
+
+def test_blending_brief_near_blends_are_the_menus_near_blends() -> None:
+    """The blends the brief says fit near the hero (block, tile, rotation) are the menu's
+    near-hero blend placements, at every decision of seat 0 in three bot games."""
+    checked = 0
+    for seed in (7, 3, 11):
+        engine, states = seat_states("blending", seed)
+        for state in states[:-1]:
+            view = engine.observe(state, 0)
+            if view["phase"] != "turn":
+                continue
+            brief, _ = texts(engine, view)
+            line = next(x for x in brief.splitlines() if x.startswith(("Near:", "Placements:")))
+            said = set(re.findall(r"(-?\d+,-?\d+) \([MFP]{4}\): ([^,.]+)", line))
+            listed: set[tuple[str, str]] = set()
+            for block, items in said:
+                for item in re.findall(r"t\d+(?: r\d+)?", items):
+                    listed.add((block, item))
+            menu = set()
+            for m in engine.legal_moves(state, 0).moves:
+                parts = m.notation.split()
+                blend = "double" in m.description or "triple" in m.description
+                if blend and "near" in m.description:
+                    menu.add((parts[2], " ".join([parts[1], *parts[3:]])))
+            assert listed == menu, (line, menu)
+            checked += bool(listed)
+    assert checked

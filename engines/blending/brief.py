@@ -16,6 +16,7 @@ from .board import ORTHO, cheb, spot_pattern
 from .eras.views import era_pile
 from .estates import ESTATE_FORMAT, estate_text, square_letter
 from .state import Pos
+from .tiles import face_from_text, face_text, fits, pips
 from .views import render
 
 AROUND = 1
@@ -111,8 +112,9 @@ def _around(v: Mapping[str, Any], squares: Mapping[Pos, int], hero: Pos) -> list
 
 
 def _near_spots(v: Mapping[str, Any], squares: Mapping[Pos, int], hero: Pos) -> str:
-    """Where a tile can go near the hero: blank squares of its 3x3 that touch a filled one
-    (singles), and free 2x2 blocks of land inside the 3x3 (blends, with the lands they show)."""
+    """Where a tile of the hand can go near the hero: blank squares of its 3x3 that touch a
+    filled one (any single), and free 2x2 blocks of land inside the 3x3 with the hand's blends
+    that fit each and their rotation."""
     t = v.get("turn") or {}
     if t.get("placement_mode") == "far":
         return "Placements: none more this turn (you placed far)."
@@ -123,15 +125,26 @@ def _near_spots(v: Mapping[str, Any], squares: Mapping[Pos, int], hero: Pos) -> 
             if p not in squares and any((p[0] + a, p[1] + b) in squares for a, b in ORTHO):
                 singles.append(f"{p[0]},{p[1]}")
     blended = {(b[0], b[1]) for b in v["blends"]}
+    faces: dict[str, str] = {}
+    for name, face in v.get("hand", []):
+        faces.setdefault(face, name)  # one tile per face, as the menu lists them
+    hand = [(name, face_from_text(face)) for face, name in faces.items()]
     blocks = []
     for tl in ((hero[0] - 1, hero[1] - 1), (hero[0], hero[1] - 1), (hero[0] - 1, hero[1]), hero):
-        face = spot_pattern(dict(squares), tl)
-        if face is not None and tl not in blended:
-            blocks.append(f"{tl[0]},{tl[1]} {''.join(square_letter(c) for c in face)}")
+        spot = spot_pattern(dict(squares), tl)
+        if spot is None or tl in blended:
+            continue
+        tiles = []
+        for name, face in hand:
+            rot = fits(face, v["triple_match"]).get(spot) if pips(face) > 1 else None
+            if rot is not None:
+                tiles.append(f"{name} r{rot}" if rot else name)
+        if tiles:
+            blocks.append(f"{tl[0]},{tl[1]} ({face_text(spot)}): {' '.join(tiles)}")
     return (
         "Near: singles on "
         + (" ".join(singles) or "none")
-        + "; blends on (top-left, lands clockwise) "
+        + "; your blends on (top-left block) "
         + (", ".join(blocks) or "none")
         + "."
     )
