@@ -14,18 +14,22 @@ from cogs_arena.server.presenter import brief_board
 from cogs_arena.server.seats import default_bot
 
 
-def seat_views(game: str, seed: int = 7, seat: int = 0) -> tuple[AnyEngine, list[dict[str, Any]]]:
+def seat_views(
+    game: str, seed: int = 7, seat: int = 0, rules: dict[str, Any] | None = None
+) -> tuple[AnyEngine, list[dict[str, Any]]]:
     """The default bot plays every seat; `seat`'s observation at each of its decisions and at
     the end."""
-    engine, states = seat_states(game, seed, seat)
+    engine, states = seat_states(game, seed, seat, rules)
     return engine, [engine.observe(state, seat) for state in states]
 
 
-def seat_states(game: str, seed: int = 7, seat: int = 0) -> tuple[AnyEngine, list[Any]]:
+def seat_states(
+    game: str, seed: int = 7, seat: int = 0, rules: dict[str, Any] | None = None
+) -> tuple[AnyEngine, list[Any]]:
     """As `seat_views`, the states themselves (for the menu at each)."""
     engine = get_engine(game)
     bot = engine.bots()[default_bot(engine)]
-    state = engine.new_game(engine.ruleset(), seed)
+    state = engine.new_game(engine.ruleset(rules), seed)
     shown: list[Any] = []
     decision = 0
 

@@ -15,6 +15,7 @@ from mcp import Client
 from mcp_helpers import call, error_text
 
 from cogs_arena.engines.blending.board import ORTHO, cheb
+from cogs_arena.engines.blending.eras.views import era_lines
 from cogs_arena.engines.chemistry.trip import own_cog_text
 from cogs_arena.engines.territory.board import ALIASES, SHORT
 from cogs_arena.server.adapter.app import build_server
@@ -271,4 +272,23 @@ def test_blending_brief_near_blends_are_the_menus_near_blends() -> None:
                     menu.add((parts[2], " ".join([parts[1], *parts[3:]])))
             assert listed == menu, (line, menu)
             checked += bool(listed)
+    assert checked
+
+
+@pytest.mark.parametrize(
+    "rules", [{"combat": "legacy"}, {"combat": "three"}, {"land": "territories"}]
+)
+def test_blending_brief_of_an_older_era_keeps_its_lines_once(rules: dict[str, Any]) -> None:
+    """In an older rule era the brief view keeps the era's own lines (its fights, territories
+    and endgame) as the full view writes them, and a fight's heading once."""
+    engine, views = seat_views("blending", rules=rules)
+    checked = 0
+    for view in views[:-1]:
+        brief, _ = texts(engine, view)
+        lines = brief.splitlines()
+        for line in filter(None, era_lines(view)):
+            assert line in lines, (line, brief)
+            checked += 1
+        headings = [x for x in lines if x.startswith("Fight against")]
+        assert len(headings) == len(set(headings)), brief
     assert checked

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import ORTHO, cheb, spot_pattern
-from .eras.views import era_pile
+from .eras.views import era_lines, era_pile
 from .estates import ESTATE_FORMAT, estate_text, square_letter
 from .state import Pos
 from .tiles import face_from_text, face_text, fits, pips
@@ -57,6 +57,8 @@ def render_brief(v: Mapping[str, Any]) -> str:
         out += _guardians(v, hero)
     if v["phase"] not in ("fight", "pick"):
         out.append(_rivals(v, seat))
+    # Older rule eras: their territories, endgame and strikes, as the full view writes them.
+    out += [line for line in era_lines(v) if line]
     out += _fight_and_pick(v)
     return "\n".join(out)
 
@@ -173,20 +175,28 @@ def _guardians(v: Mapping[str, Any], hero: Pos) -> list[str]:
 
 def _fight_and_pick(v: Mapping[str, Any]) -> list[str]:
     """A fight or a pick under way, as the full view writes it (the seat decides with it), and
-    the seat's own last fight this turn (another seat's fight is in the news already)."""
-    starts = ["Fight against ", "Picking tiles for "]
-    if v["to_act"] == v["seat"] and (v.get("turn") or {}).get("main") == "fight":
-        starts.append("Last fight:")
+    the seat's own last fight (another seat's fight is in the news already). Older eras'
+    fights are in their era lines."""
+    starts = ["Picking tiles for ", "Last fight:"]
+    if "fight" in v:
+        starts.append("Fight against ")
+    # The seat's own fight of this turn: shown for the rest of the turn only.
+    mine = v["to_act"] == v["seat"] and (v.get("turn") or {}).get("main") == "fight"
+    own = f"seat {v['seat']} fought "
     full = render(v).split("\n")
     out: list[str] = []
     for at, line in enumerate(full):
-        if line.startswith(tuple(starts)):
-            out.append(line)
-            block: list[str] = []
-            for item in full[at + 1 :]:
-                if not item.startswith("  "):
-                    break
-                block.append(item)
-            # Of a fight that is over: how it went and how it ended, not every flip again.
-            out += block[:1] + block[-1:] if line == "Last fight:" and len(block) > 2 else block
+        if not line.startswith(tuple(starts)):
+            continue
+        block: list[str] = []
+        for item in full[at + 1 :]:
+            if not item.startswith("  "):
+                break
+            block.append(item)
+        if line == "Last fight:":
+            if not (mine and block and own in block[0]):
+                continue
+            # How it went and how it ended, not every flip again.
+            block = block[:1] + block[-1:] if len(block) > 2 else block
+        out += [line, *block]
     return out
