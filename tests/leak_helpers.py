@@ -149,6 +149,8 @@ class Table:
         out: dict[str, str] = {}
         view = service.show(self.gid, cred)
         out["show"] = view.text + dump(view)
+        brief = service.show(self.gid, cred, detail="brief")
+        out["show brief"] = brief.text + dump(brief)
         try:
             out["legal_moves"] = dump(service.legal_moves(self.gid, cred, page_size=500))
         except GameError as exc:
@@ -189,6 +191,7 @@ class Table:
         ids = {"game_id": self.gid, "credential": self.creds[seat]}
         out = {
             "mcp show": await self._mcp("show", **ids),
+            "mcp show brief": await self._mcp("show", detail="brief", **ids),
             "mcp legal_moves": await self._mcp("legal_moves", page_size=500, **ids),
             "mcp poll": await self._mcp("wait", after=0, timeout=0.01, **ids),
             "mcp talk error": await self._mcp("talk", text="me", to=[self.names[seat]], **ids),

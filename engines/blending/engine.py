@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
 from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine
-from . import edits, match, picture, rules, views
+from . import brief, edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS
@@ -62,6 +62,8 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     )
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
+    view_version: ClassVar[int] = 2
+    """2: each guardian lists its estate (the 3x3 it guards)."""
     ruleset_model = BlendingRules
 
     # ---- setup ---------------------------------------------------------------------------
@@ -220,6 +222,9 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return views.render(view)
+
+    def render_brief(self, view: Mapping[str, JSON]) -> str:
+        return brief.render_brief(view)
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)

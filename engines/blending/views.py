@@ -17,6 +17,7 @@ from typing import Any
 from .board import cheb
 from .eras.endgame import rounds_shown
 from .eras.views import era_head, era_lines, era_pile, era_view, score_words
+from .estates import ESTATE_FORMAT, estate, estate_text
 from .memo import Memo
 from .odds import PASS_TEXT
 from .scoring import breakdown
@@ -117,16 +118,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
                 for p, (t, rot, by) in sorted(s.blends.items(), key=_reading)
             ),
         ),
-        "guardians": [
-            {
-                "id": f"G{g.gid}",
-                "owner": g.owner,
-                "at": [g.x, g.y],
-                "land": LAND_LETTER[g.land],
-                "pile": [[names[t], texts[t], base] for t, base in g.pile],
-            }
-            for g in s.guardians
-        ],
+        "guardians": _guardians(s, names, texts),
         "discard": _DISCARD.get(
             (s.discard, s.faces), lambda: tuple((names[t], texts[t]) for t in s.discard)
         ),
@@ -178,6 +170,24 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         out["hand"] = [_tile(t) for t in s.hands[seat]]
         if s.phase == "pick" and s.seat == seat:
             out["pick"]["picked"] = [_tile(t) for t in s.picked]
+    return out
+
+
+def _guardians(s: State, names: tuple[str, ...], texts: tuple[str, ...]) -> list[JSON]:
+    estates = s.rules.land == "estates"  # territories score patches, not 3x3 estates
+    personal = s.rules.estate_blends == "personal"
+    out = []
+    for g in s.guardians:
+        entry: dict[str, JSON] = {
+            "id": f"G{g.gid}",
+            "owner": g.owner,
+            "at": [g.x, g.y],
+            "land": LAND_LETTER[g.land],
+            "pile": [[names[t], texts[t], base] for t, base in g.pile],
+        }
+        if estates:
+            entry["estate"] = estate(g, s.squares, s.blends, personal)
+        out.append(entry)
     return out
 
 
@@ -245,7 +255,8 @@ def render(v: Mapping[str, JSON]) -> str:
         )
     if v["primers"]:
         out.append("Primers: " + ", ".join(f"{x},{y} x{k}" for x, y, k in v["primers"]))
-    out += ["", "Guardians (piles face up, top first; * a bolster tile):"]
+    estates = "; " + ESTATE_FORMAT if any("estate" in g for g in v["guardians"]) else ""
+    out += ["", f"Guardians (piles face up, top first; * a bolster tile{estates}):"]
     if not v["guardians"]:
         out.append("  none yet")
     for g in v["guardians"]:
@@ -254,6 +265,8 @@ def render(v: Mapping[str, JSON]) -> str:
         )
         land = LAND_NAME["MFP".index(g["land"])]
         out.append(f"  {g['id']} seat {g['owner']} {land} at {g['at'][0]},{g['at'][1]}: {pile}")
+        if text := estate_text(g):
+            out[-1] += f"; {text}"
     out += ["", f"Players (score if the game ended now = {score_words(v)}):"]
     for p in v["players"]:
         you = " (you)" if p["seat"] == seat else ""

@@ -12,6 +12,7 @@ from ..rng import Stream
 from . import moves as mv
 from . import picture
 from .bots import BOTS
+from .brief import render_brief
 from .frames import frame_record
 from .moves import Action, Move, Order
 from .news import news
@@ -256,6 +257,9 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return render(view)
+
+    def render_brief(self, view: Mapping[str, JSON]) -> str:
+        return render_brief(view)
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)

@@ -11,6 +11,7 @@ from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
 from . import picture
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
+from .brief import render_brief
 from .menu import menu
 from .moves import (
     TerritoryMove,
@@ -230,6 +231,9 @@ class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, Terri
 
     def render(self, view: Mapping[str, JSON]) -> str:
         return render(view)
+
+    def render_brief(self, view: Mapping[str, JSON]) -> str:
+        return render_brief(view)
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)
