@@ -56,7 +56,12 @@ def png(svg: str, zoom: float = 1.0) -> bytes:
 
 
 def _palette(image: Image.Image) -> bytes:
-    reduced = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE)
+    # The palette is chosen from every 4th pixel each way (a picture is large flat areas), then
+    # every pixel takes its nearest entry: a fifth of the time of choosing from all of them.
+    sample = image.resize(
+        (max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST
+    ).quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE)
+    reduced = image.quantize(palette=sample, dither=Image.Dither.NONE)
     out = io.BytesIO()
     # zlib's fastest level: the higher ones save a tenth of the bytes for several times the time.
     reduced.save(out, format="PNG", compress_level=1)

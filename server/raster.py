@@ -16,8 +16,9 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 NS = "{http://www.w3.org/2000/svg}"
 Point = tuple[float, float]
@@ -59,14 +60,14 @@ def _font(path: str, size: float) -> Font:
 
 
 @lru_cache(maxsize=8192)
-def _label(path: str, size: float, content: str, anchor: str) -> tuple[Image.Image, int, int]:
-    """A text's coverage mask and its offset from the anchor point. Kept: the same labels (tile
-    keys, yields, seat names) come back in every picture of a game, and rendering the glyphs is
-    most of what drawing a picture costs."""
+def _label(path: str, size: float, content: str, anchor: str) -> tuple[Any, int, int]:
+    """A text's coverage mask (Pillow's core image) and its offset from the anchor point. Kept:
+    the same labels (tile keys, yields, seat names) come back in every picture of a game, and
+    rendering the glyphs is most of what drawing a picture costs."""
     font = _font(path, size)
-    left, top, right, bottom = (int(v) for v in font.getbbox(content, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), content, fill=255, font=font, anchor=anchor)
+    if not isinstance(font, ImageFont.FreeTypeFont):  # a Pillow built without FreeType
+        return font.getmask(content, "L"), 0, -round(size * 0.8)
+    mask, (left, top) = font.getmask2(content, "L", anchor=anchor)
     return mask, left, top
 
 
@@ -236,4 +237,6 @@ class _Pen:
         path = self.bold if attrs.get("font-weight") == "bold" else self.regular
         mask, left, top = _label(path, size, content, ANCHORS[attrs.get("text-anchor", "start")])
         x, y = round(self._n(attrs, "x")), round(self._n(attrs, "y"))
-        self.canvas.bitmap((x + left, y + top), mask, fill=attrs.get("fill", "#000000"))
+        # Pillow's own text drawing, minus the glyph rendering the kept mask saves.
+        ink = self.canvas.draw.draw_ink(ImageColor.getrgb(attrs.get("fill", "#000000")))
+        self.canvas.draw.draw_bitmap((x + left, y + top), mask, ink)
