@@ -75,12 +75,9 @@ def _colour(value: str | None) -> str | None:
     return None if value in (None, "none") else value
 
 
-def _points(text: str) -> list[Point]:
-    out = []
-    for pair in text.split():
-        x, y = pair.split(",")
-        out.append((float(x), float(y)))
-    return out
+def _points(text: str, zoom: float) -> list[Point]:
+    values = [float(v) * zoom for v in text.replace(",", " ").split()]
+    return list(zip(values[::2], values[1::2], strict=True))
 
 
 def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[tuple[Point, Point]]:
@@ -128,6 +125,7 @@ class _Pen:
         self.zoom = zoom
         self.regular, self.bold = fonts if len(fonts) == 2 else ("", "")
         self.markers: dict[str, str] = {}
+        self.inks: dict[str, int] = {}
         self.shapes: dict[str, Callable[[dict[str, str], str], None]] = {
             "rect": self.rect,
             "circle": self.circle,
@@ -196,7 +194,7 @@ class _Pen:
         )
 
     def polygon(self, attrs: dict[str, str], _: str) -> None:
-        points = [(x * self.zoom, y * self.zoom) for x, y in _points(attrs["points"])]
+        points = _points(attrs["points"], self.zoom)
         fill = _colour(attrs.get("fill", "#000000"))
         stroke = _colour(attrs.get("stroke"))
         width = round(self._n(attrs, "stroke-width", 1.0))
@@ -238,5 +236,8 @@ class _Pen:
         mask, left, top = _label(path, size, content, ANCHORS[attrs.get("text-anchor", "start")])
         x, y = round(self._n(attrs, "x")), round(self._n(attrs, "y"))
         # Pillow's own text drawing, minus the glyph rendering the kept mask saves.
-        ink = self.canvas.draw.draw_ink(ImageColor.getrgb(attrs.get("fill", "#000000")))
+        fill = attrs.get("fill", "#000000")
+        ink = self.inks.get(fill)
+        if ink is None:
+            ink = self.inks[fill] = self.canvas.draw.draw_ink(ImageColor.getrgb(fill))
         self.canvas.draw.draw_bitmap((x + left, y + top), mask, ink)
