@@ -85,6 +85,8 @@ def test_an_unknown_element_is_refused_not_dropped() -> None:
     bad = svg.replace("</svg>", '<ellipse cx="1" cy="1" rx="2" ry="3" fill="#000000"/></svg>')
     with pytest.raises(ValueError, match="ellipse"):
         png(bad)
+    with pytest.raises(ValueError, match="opacity"):
+        png(svg.replace("<rect ", '<rect opacity="0.5" ', 1))
     with pytest.raises(ValueError, match="marker"):
         png(
             svg.replace(
