@@ -58,6 +58,22 @@ def fit(text: str, width: float, size: float) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+def wrap(text: str, width: float, size: float) -> list[str]:
+    """`text` broken at spaces into rows of about `width` pixels at font size `size`, so nothing
+    is cut; a word longer than a row is cut (`fit`) as a last resort."""
+    most = max(1, int(width / (size * CHAR_WIDTH)))
+    rows: list[str] = []
+    row = ""
+    for word in text.split(" "):
+        if row and len(row) + 1 + len(word) > most:
+            rows.append(row)
+            row = word
+        else:
+            row = f"{row} {word}" if row else word
+    rows.append(row)
+    return [fit(r, width, size) for r in rows]
+
+
 def ink_on(fill: str) -> str:
     """Black or white text, whichever reads better on the fill `#rrggbb`."""
     r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
@@ -94,6 +110,8 @@ class Canvas:
         self.height = height
         self.title = title
         self.parts: list[str] = []
+        self.arrows: dict[str, str] = {ACCENT: "arrow"}
+        """The arrow marker of each arrow colour drawn: (colour, marker id)."""
         # width and height may grow while drawing: the document takes its size when written.
 
     def svg(self) -> str:
@@ -103,9 +121,14 @@ class Canvas:
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
             f'viewBox="0 0 {w} {h}" font-family="{FONT}">',
             f"<title>{clean(self.title)}</title>",
-            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" '
-            'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
-            f'<path d="M0,0 L10,5 L0,10 z" fill="{ACCENT}"/></marker></defs>',
+            "<defs>"
+            + "".join(
+                f'<marker id="{name}" viewBox="0 0 10 10" refX="9" refY="5" '
+                'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+                f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
+                for colour, name in self.arrows.items()
+            )
+            + "</defs>",
             f'<rect x="0" y="0" width="{w}" height="{h}" fill="{PAPER}"/>',
         ]
         return "\n".join([*head, *self.parts, "</svg>"]) + "\n"
@@ -135,8 +158,11 @@ class Canvas:
             f"{_attrs(stroke=stroke, **attrs)}/>"
         )
 
-    def arrow(self, x1: float, y1: float, x2: float, y2: float, width: float) -> None:
-        self.line(x1, y1, x2, y2, stroke=ACCENT, stroke_width=width, marker_end="url(#arrow)")
+    def arrow(
+        self, x1: float, y1: float, x2: float, y2: float, width: float, colour: str = ACCENT
+    ) -> None:
+        name = self.arrows.setdefault(colour, f"arrow-{colour.lstrip('#')}")
+        self.line(x1, y1, x2, y2, stroke=colour, stroke_width=width, marker_end=f"url(#{name})")
 
     def text(
         self,

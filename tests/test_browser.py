@@ -193,3 +193,57 @@ async def test_live_page_follows_a_game(tmp_path: Path) -> None:
                     assert errors == []
                 finally:
                     await browser.close()
+
+
+def test_replay_page_prints_a_big_seed_exactly_and_steps_without_scrolling_the_page(
+    tmp_path: Path,
+) -> None:
+    """The header prints a 128-bit seed digit for digit (a JavaScript number would print
+    8.058718729895191e+37), and stepping through a page taller than the window keeps the
+    current log entry in view by scrolling the log alone: the page stays where the reader put
+    it (scrollIntoView moved it on every step)."""
+    seed = 80587187298951910000000000000000000123
+    service = GameService(MemoryStore(), tmp_path / "transcripts")
+    played = start_two_clients(service, "blending", seed=seed, ruleset=SHORT)
+    assert play_on(service, played) == "over"
+    page_file = tmp_path / "game.html"
+    book, _ = write_replay(played.transcript(), page_file)
+    assert len(book.steps) > 20, "enough steps to overflow the log"
+
+    with playwright_sync() as pw:
+        browser = pw.chromium.launch(**launch_options())
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 560})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(page_file.as_uri())
+            assert f"seed {seed}" in page.inner_text("#meta")
+
+            def scrolled() -> tuple[int, int]:
+                page_y = page.evaluate("() => window.scrollY")
+                log_y = page.evaluate("() => document.getElementById('log').scrollTop")
+                return int(page_y), int(log_y)
+
+            page_height = page.evaluate("() => document.documentElement.scrollHeight")
+            assert page_height > 560, "the page must be taller than the window"
+            assert scrolled() == (0, 0)
+            seen = []
+            for _ in range(len(book.steps) - 1):
+                page.keyboard.press("ArrowRight")
+                where = page.evaluate(
+                    "() => { const log = document.getElementById('log');"
+                    " const item = log.querySelector('li.current');"
+                    " return [window.scrollY, item.offsetTop, item.offsetTop + item.offsetHeight,"
+                    " log.scrollTop, log.scrollTop + log.clientHeight]; }"
+                )
+                seen.append(tuple(int(v) for v in where))
+            assert [s[0] for s in seen] == [0] * len(seen), "a step scrolled the page"
+            for _, top, bottom, low, high in seen:
+                assert low <= top < high, "the current entry's start is out of the log's view"
+                assert bottom <= high + 1 or top == low, "the entry could show whole"
+            assert scrolled()[1] > 0, "the log scrolled to follow the steps"
+            page.keyboard.press("Home")
+            assert scrolled() == (0, 0)
+            assert errors == []
+        finally:
+            browser.close()

@@ -132,54 +132,100 @@ def _board(
             anchor="middle",
             bold=True,
         )
+    heroes: dict[tuple[int, int], list[int]] = {}
+    for p in view["players"]:
+        heroes.setdefault((int(p["hero"][0]), int(p["hero"][1])), []).append(int(p["seat"]))
+    estates = "territories" not in view
+    guarded = set()
     for g in view["guardians"]:
-        px, py = grid.at(int(g["at"][0]), int(g["at"][1]))
-        colour = seat_colour(int(g["owner"]))
-        s = size
-        canvas.polygon(
-            [
-                (px + s * 0.2, py + s * 0.12),
-                (px + s * 0.8, py + s * 0.12),
-                (px + s * 0.8, py + s * 0.55),
-                (px + s * 0.5, py + s * 0.9),
-                (px + s * 0.2, py + s * 0.55),
-            ],
-            fill=colour,
-            stroke=INK,
-            stroke_width=1.2,
-        )
+        at = (int(g["at"][0]), int(g["at"][1]))
+        guarded.add(at)
+        if estates:
+            _estate(canvas, grid, at, seat_colour(int(g["owner"])))
+        # A hero on the guardian's square: the shield keeps the left of it, the heroes the right.
+        _guardian(canvas, grid, at, g, font, narrow=at in heroes)
+    for (x, y), seats in heroes.items():
+        _heroes(canvas, grid, x, y, seats, beside=(x, y) in guarded)
+
+
+def _estate(canvas: Canvas, grid: _Grid, at: tuple[int, int], colour: str) -> None:
+    """The 3x3 a guardian guards, outlined in its owner's colour (inset, so two estates that
+    touch both show)."""
+    px, py = grid.at(at[0] - 1, at[1] - 1)
+    span = 3 * grid.size
+    canvas.rect(
+        px + 2, py + 2, span - 4, span - 4, stroke=colour, stroke_width=2, stroke_dasharray="6,3"
+    )
+
+
+def _guardian(
+    canvas: Canvas,
+    grid: _Grid,
+    at: tuple[int, int],
+    g: Mapping[str, Any],
+    font: float,
+    *,
+    narrow: bool,
+) -> None:
+    px, py = grid.at(*at)
+    colour = seat_colour(int(g["owner"]))
+    s = grid.size
+    left, right, mid = (0.04, 0.58, 0.31) if narrow else (0.2, 0.8, 0.5)
+    canvas.polygon(
+        [
+            (px + s * left, py + s * 0.12),
+            (px + s * right, py + s * 0.12),
+            (px + s * right, py + s * 0.55),
+            (px + s * mid, py + s * 0.9),
+            (px + s * left, py + s * 0.55),
+        ],
+        fill=colour,
+        stroke=INK,
+        stroke_width=1.2,
+    )
+    canvas.text(
+        px + s * mid,
+        py + s * 0.5,
+        g["id"],
+        size=font * (0.85 if narrow else 1.0),
+        fill=ink_on(colour),
+        anchor="middle",
+        bold=True,
+    )
+
+
+def _heroes(
+    canvas: Canvas, grid: _Grid, x: int, y: int, seats: Sequence[int], *, beside: bool
+) -> None:
+    """The heroes on a square: one in the middle, several in its corners, or, beside a
+    guardian, stacked down the square's right side."""
+    px, py = grid.at(x, y)
+    size = grid.size
+    n = len(seats)
+    if beside:
+        r = size * min(0.2, 0.46 / n)
+        spots = [(px + size * 0.79, py + size * (k + 0.5) / n) for k in range(n)]
+    elif n == 1:
+        r = size * 0.3
+        spots = [(px + size / 2, py + size / 2)]
+    else:
+        r = size * 0.2
+        spots = [
+            (px + size * (0.28 + 0.44 * (k % 2)), py + size * (0.28 + 0.44 * ((k // 2) % 2)))
+            for k in range(n)
+        ]
+    for seat, (cx, cy) in zip(seats, spots, strict=True):
+        colour = seat_colour(seat)
+        canvas.circle(cx, cy, r, fill=colour, stroke="#ffffff", stroke_width=1.5)
         canvas.text(
-            px + s / 2,
-            py + s * 0.5,
-            g["id"],
-            size=font,
+            cx,
+            cy + r * 0.4,
+            seat,
+            size=r * 1.15,
             fill=ink_on(colour),
             anchor="middle",
             bold=True,
         )
-    heroes: dict[tuple[int, int], list[int]] = {}
-    for p in view["players"]:
-        heroes.setdefault((int(p["hero"][0]), int(p["hero"][1])), []).append(int(p["seat"]))
-    for (x, y), seats in heroes.items():
-        px, py = grid.at(x, y)
-        r = size * (0.3 if len(seats) == 1 else 0.2)
-        for k, seat in enumerate(seats):
-            if len(seats) == 1:
-                cx, cy = px + size / 2, py + size / 2
-            else:
-                cx = px + size * (0.28 + 0.44 * (k % 2))
-                cy = py + size * (0.28 + 0.44 * ((k // 2) % 2))
-            colour = seat_colour(seat)
-            canvas.circle(cx, cy, r, fill=colour, stroke="#ffffff", stroke_width=1.5)
-            canvas.text(
-                cx,
-                cy + r * 0.4,
-                seat,
-                size=r * 1.15,
-                fill=ink_on(colour),
-                anchor="middle",
-                bold=True,
-            )
 
 
 def _legend(canvas: Canvas, x: float, y: float, width: float) -> None:
@@ -202,6 +248,8 @@ def _legend(canvas: Canvas, x: float, y: float, width: float) -> None:
     canvas.rect(x2, y + 56, 14, 11, fill=INK, rx=2)
     canvas.text(x2 + 7, y + 64.5, "+k", size=7.5, fill="#ffffff", anchor="middle")
     canvas.text(x2 + 18, y + 65, "primers stacked on a single", size=11.5)
+    canvas.rect(x, y + 74, 12, 12, stroke=seat_colour(1), stroke_width=2, stroke_dasharray="6,3")
+    canvas.text(x + 18, y + 84, "a guardian's estate: the 3x3 it guards", size=11.5)
 
 
 def _tiles(

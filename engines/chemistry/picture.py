@@ -94,14 +94,8 @@ def _room(canvas: Canvas, view: Mapping[str, Any], left: float, top: float) -> N
         canvas.rect(
             px, py, 3 * CELL, 3 * CELL, fill=VAT_TINT[name], stroke=VAT_COLOUR[name], stroke_width=2
         )
-        canvas.text(px + 1.5 * CELL, py + 16, name, size=11, anchor="middle", bold=True)
-        canvas.text(px + 1.5 * CELL, py + 32, f"charge {vat['charge']}", size=10, anchor="middle")
-        stock = " ".join(f"{t[0]}{n}" for t, n in zip(vat["takes"], vat["stock"], strict=False))
-        canvas.text(px + 1.5 * CELL, py + 47, stock, size=10, anchor="middle")
-        if vat["cooldown"]:
-            canvas.text(
-                px + 1.5 * CELL, py + 60, f"cool {vat['cooldown']}", size=9, anchor="middle"
-            )
+        canvas.text(px + 1.5 * CELL, py + 1.5 * CELL + 4, name, size=11, anchor="middle", bold=True)
+        _vat_label(canvas, vat, left, top)
     for cog in view["cogs"]:
         px, py = at(*cog["home"])
         canvas.rect(
@@ -160,6 +154,26 @@ def _room(canvas: Canvas, view: Mapping[str, Any], left: float, top: float) -> N
             _molecule(canvas, px + CELL - 3 - 6 * k, py + 3, 4, species, letter=False)
 
 
+def _vat_label(canvas: Canvas, vat: Mapping[str, Any], left: float, top: float) -> None:
+    """The vat's charge and stock, written on the wall nearest its pad: no cog can stand there,
+    so none covers them (a cog delivering stands on the pad)."""
+    cx, cy = vat["centre"]
+    row = 0 if cy < HEIGHT / 2 else HEIGHT - 1
+    stock = " ".join(f"{t[0]}{n}" for t, n in zip(vat["takes"], vat["stock"], strict=False))
+    label = f"{vat['name']}: charge {vat['charge']}, {stock}"
+    if vat["cooldown"]:
+        label += f", cool {vat['cooldown']}"
+    canvas.text(
+        left + (cx + 0.5) * CELL,
+        top + (row + 0.5) * CELL + 4,
+        label,
+        size=11,
+        fill=VAT_TINT[vat["name"]],
+        anchor="middle",
+        bold=True,
+    )
+
+
 def _molecule(
     canvas: Canvas, x: float, y: float, r: float, species: str, *, letter: bool = True
 ) -> None:
@@ -200,7 +214,7 @@ def _under(canvas: Canvas, view: Mapping[str, Any], x: float, y: float, width: f
     canvas.text(x + 2 * column + 20, y + 11, "a cog's home", size=11.5)
     y += 18
     canvas.rect(x, y, 14, 14, fill=VAT_TINT["amber"], stroke=VAT_COLOUR["amber"], stroke_width=2)
-    canvas.text(x + 20, y + 11, "vat pad: charge, stock", size=11.5)
+    canvas.text(x + 20, y + 11, "vat; charge, stock on the wall", size=11.5)
     canvas.rect(x + column, y, 14, 14, fill=RING_TINT["amber"], stroke="#e2ded3")
     canvas.text(x + column + 20, y + 11, "spill ring (food lands)", size=11.5)
     canvas.rect(x + 2 * column, y, 14, 14, fill=WALL_FILL)

@@ -46,8 +46,9 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     )
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
-    view_version: ClassVar[int] = 2
-    """2: `end` has no news (version 1 repeated the previous turn's capture after it)."""
+    view_version: ClassVar[int] = 3
+    """2: `end` has no news (version 1 repeated the previous turn's capture after it).
+    3: a finished game's seat view shows the turn that ended it (2: the other seat's last)."""
     ruleset_model = InfluenceRuleset
 
     # ---- rulesets and setup -------------------------------------------------------------

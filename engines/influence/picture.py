@@ -11,10 +11,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..svg import ACCENT, MUTED, PANEL_LINE, Canvas, fit, hexagon, ink_on
+from ..svg import MUTED, PANEL_LINE, Canvas, fit, hexagon, ink_on
 from .board import BIG_CAP, SMALL_CAP
 
-FILL = {"White": "#ffffff", "Black": "#2f2f2f"}
+FILL = {"White": "#2f6fc4", "Black": "#c8372d"}
+"""White is drawn blue and Black red, as the rules say (rules.md §2)."""
+MARK = "#f2b600"
+"""The last turn's reinforcements: a gold that reads on blue, red and empty cells alike."""
+ATTACK = "#1a1a1a"
+"""The last turn's attacks: the accent red would vanish on Black's cells."""
 EMPTY = "#c9d3bf"
 WALL = "#7a6a58"
 BIG_RING = "#c99a2e"
@@ -142,13 +147,13 @@ def _draw_board(
             )
         if cell in reinforced:
             bx, by = cx + size * 0.55, cy - size * 0.55
-            canvas.circle(bx, by, size * 0.3, fill=ACCENT)
+            canvas.circle(bx, by, size * 0.3, fill=MARK, stroke=ATTACK, stroke_width=0.8)
             canvas.text(
                 bx,
                 by + size * 0.13,
                 f"+{reinforced[cell]}",
                 size=size * 0.36,
-                fill="#ffffff",
+                fill=ATTACK,
                 anchor="middle",
                 bold=True,
             )
@@ -171,6 +176,7 @@ def _arrow(canvas: Canvas, board: _Board, source: Cell, target: Cell) -> None:
         x2 - dx / length * cut,
         y2 - dy / length * cut,
         max(1.5, board.size * 0.18),
+        ATTACK,
     )
 
 
@@ -219,19 +225,19 @@ def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
         x,
         y,
         [
-            (FILL["White"], "White cell, with its strength"),
-            (FILL["Black"], "Black cell, with its strength"),
+            (FILL["White"], "White cell (blue), with its strength"),
+            (FILL["Black"], "Black cell (red), with its strength"),
             (EMPTY, "empty cell"),
             (WALL, "wall (not a cell)"),
             (BIG_RING, f"ring: big cell, cap {BIG_CAP} (others {SMALL_CAP})"),
         ],
         width=width,
     )
-    canvas.arrow(x, y + 7, x + 12, y + 7, 1.6)
+    canvas.arrow(x, y + 7, x + 12, y + 7, 1.6, ATTACK)
     canvas.text(x + 18, y + 12, "attack on the last turn shown", size=12)
     y += 18
-    canvas.circle(x + 6, y + 7, 7, fill=ACCENT)
-    canvas.text(x + 6, y + 10.5, "+", size=11, fill="#ffffff", anchor="middle", bold=True)
+    canvas.circle(x + 6, y + 7, 7, fill=MARK, stroke=ATTACK, stroke_width=0.8)
+    canvas.text(x + 6, y + 10.5, "+", size=11, fill=ATTACK, anchor="middle", bold=True)
     canvas.text(x + 18, y + 12, "+k: k points given on that turn", size=12)
     y += 26
     last = view.get("last_turn")

@@ -2,7 +2,9 @@
 
 Influence hides nothing, so a seat's observation is the spectator view plus the seat's name and
 its precomputed legal attacks (DECISIONS §5.2). `last_turn` is the other seat's most recent
-complete turn for a seat, and the most recent complete turn of either seat for a spectator.
+complete turn for a seat, and the most recent complete turn of either seat for a spectator and,
+once the game is over, for a seat too (the turn that ended it: the winner sees its winning
+attacks).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def view(state: InfluenceState, seat: int | None, outcome: JSON) -> dict[str, JS
 
 
 def _last_turn(state: InfluenceState, seat: int | None) -> JSON:
-    if seat is not None:
+    if seat is not None and state.phase != "over":
         record = state.last_turns[1 - seat]
     else:
         done = [r for r in state.last_turns if r is not None]

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..svg import ACCENT, INK, MUTED, PANEL_LINE, Canvas, fit, hexagon, ink_on
+from ..svg import ACCENT, INK, MUTED, PANEL_LINE, Canvas, fit, hexagon, ink_on, wrap
 from .board import ALIASES, RADIUS
 
 COLOURS = dict(
@@ -51,7 +51,10 @@ def picture(view: Mapping[str, Any]) -> str:
     cx = MARGIN + board_w / 2
     cy = HEAD + board_h / 2
     _board(canvas, view, cx, cy)
-    _panel(canvas, view, MARGIN + board_w + MARGIN, HEAD)
+    left = MARGIN + board_w + MARGIN
+    bottom = _panel(canvas, view, left, HEAD)
+    canvas.height = max(canvas.height, bottom + MARGIN)
+    canvas.line(left - 10, HEAD, left - 10, canvas.height - MARGIN, stroke=PANEL_LINE)
     return canvas.svg()
 
 
@@ -118,8 +121,8 @@ def _ring(
     )
 
 
-def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
-    canvas.line(x - 10, y, x - 10, canvas.height - MARGIN, stroke=PANEL_LINE)
+def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> float:
+    """Draws the seats and the legend from (x, y) down; returns the y below them."""
     width = PANEL - MARGIN
     you = view.get("alias") if view.get("view") == "seat" else None
     ranking = {int(row["seat"]): row for row in view.get("ranking") or []}
@@ -131,14 +134,19 @@ def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
             row = ranking[int(s["seat"])]
             label += f", rank {row['rank']}" + (" (winner)" if row["winner"] else "")
         canvas.rect(x, y + 1, 12, 12, fill=COLOURS[alias], stroke=INK, stroke_width=1.0)
-        canvas.text(x + 18, y + 12, fit(label, width - 18, 12), size=12, bold=alias == you)
         numbers = [
             f"score {s['score']}, {s['walls']} walls, +{s['lastIncome']}/turn, {s['razes']} razes"
         ]
         if "paint" in s:
             numbers.append(f"paint {s['paint']}")
-        canvas.text(x + 18, y + 26, fit(", ".join(numbers), width - 18, 11), size=11, fill=MUTED)
-        y += 31
+        # Wrapped, not cut: the viewer's row ("(you)", a rank) is the longest.
+        for row in wrap(label, width - 18, 12):
+            canvas.text(x + 18, y + 12, row, size=12, bold=alias == you)
+            y += 14
+        for row in wrap(", ".join(numbers), width - 18, 11):
+            canvas.text(x + 18, y + 12, row, size=11, fill=MUTED)
+            y += 13
+        y += 4
     y += 8
     y = canvas.heading(x, y, "Legend", width=width)
     rows = [
@@ -155,13 +163,14 @@ def _panel(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
     canvas.text(x + 18, y + 11, "wet paint: pays from next turn", size=11.5)
     y += 17
     if you:
-        _legend_hex(
+        y = _legend_hex(
             canvas,
             x,
             y,
             "in your claim reach this turn",
             {"stroke": ACCENT, "stroke_dasharray": "2,2"},
         )
+    return y
 
 
 def _legend_hex(

@@ -99,7 +99,8 @@ def page_data(book: ReplayBook, name: str) -> dict[str, Any]:
         "name": name,
         "game": book.game,
         "title": book.title,
-        "seed": book.seed,
+        # A string: seeds run to 128 bits, past what a JavaScript number holds exactly.
+        "seed": str(book.seed),
         "ruleset": book.ruleset,
         "perspectives": book.perspectives,
         "players": book.players,

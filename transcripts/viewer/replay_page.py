@@ -45,7 +45,8 @@ nav button, #views button { font: inherit; padding: 3px 9px; border: 1px solid #
 #counter { font-weight: bold; min-width: 14em; }
 #now, #log { list-style: none; margin: 0; padding: 0; }
 #now { background: #fff; border: 1px solid #d8d4ca; padding: 6px 8px; min-height: 3em; }
-#log { max-height: 55vh; overflow-y: auto; background: #fff; border: 1px solid #d8d4ca; }
+#log { position: relative; max-height: 55vh; overflow-y: auto; background: #fff;
+  border: 1px solid #d8d4ca; }
 #log > li { padding: 3px 8px; border-bottom: 1px solid #eee; cursor: pointer; }
 #log > li.current { background: #fff3c4; }
 #log ul { list-style: none; margin: 0; padding: 0; }
@@ -176,9 +177,18 @@ function show() {
   const old = log.querySelector('li.current');
   if (old) old.classList.remove('current');
   const item = log.children[pos];
-  if (item) { item.classList.add('current'); item.scrollIntoView({ block: 'nearest' }); }
+  if (item) { item.classList.add('current'); keepInLog(log, item); }
   document.body.dataset.step = String(k);
   document.body.dataset.view = String(view);
+}
+
+// Scrolls the log alone: scrollIntoView would scroll the page too, on every step of a game
+// whose page is taller than the window. An entry taller than the log shows from its start.
+function keepInLog(log, item) {
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < log.scrollTop || bottom - top > log.clientHeight) log.scrollTop = top;
+  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
 }
 
 function go(target) {
