@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine, SeriesNumbers
 from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
@@ -32,7 +32,9 @@ from .eras.dispatch import era_apply, era_default, menu_of
 from .eras.rules_text import era_prompt, era_rules
 from .moves import Move
 from .news import news
+from .numbers import NUMBERS
 from .odds import PASS_TEXT, lay_hints
+from .render import render
 from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
@@ -63,6 +65,7 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
     ruleset_model = BlendingRules
+    series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
 
     # ---- setup ---------------------------------------------------------------------------
 
@@ -219,7 +222,7 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
         return views.view(state, None, full=full)
 
     def render(self, view: Mapping[str, JSON]) -> str:
-        return views.render(view)
+        return render(view)
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)
