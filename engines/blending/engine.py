@@ -28,8 +28,7 @@ from . import edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS
-from .eras.dispatch import era_apply, era_default, menu_of
-from .eras.rules_text import era_prompt, era_rules
+from .eras.dispatch import era_apply, era_default, era_prompt, era_rules, menu_of
 from .moves import Move
 from .news import news
 from .numbers import NUMBERS

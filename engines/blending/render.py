@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .eras.views import era_head, era_lines, era_pile, score_words
+from .eras.dispatch import era_head, era_lines, era_pile, score_words
 from .odds import PASS_TEXT
 from .tiles import LAND_LETTER, LAND_NAME, START
 

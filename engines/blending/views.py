@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import cheb
-from .eras.endgame import rounds_shown
-from .eras.views import era_view
+from .eras import rounds_shown
+from .eras.dispatch import era_view
 from .memo import Memo
 from .scoring import breakdown
 from .state import State
