@@ -18,6 +18,7 @@ from .protocol import (
     Outcome,
     Ruleset,
     SequentialEngine,
+    SeriesNumbers,
     SimultaneousEngine,
 )
 from .registry import AnyEngine, available, get_engine, names
@@ -38,6 +39,7 @@ __all__ = [
     "Outcome",
     "Ruleset",
     "SequentialEngine",
+    "SeriesNumbers",
     "SimultaneousEngine",
     "UnknownGame",
     "available",

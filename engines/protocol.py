@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -124,6 +124,25 @@ class Outcome:
         return Outcome(scores, ranks, winners, reason, dict(details or {}))
 
 
+@dataclass(frozen=True)
+class SeriesNumbers:
+    """What a game reports over a series of bot games (`cogs-arena simulate`), beside the host's
+    common numbers (wins by seat and bot, scores, ranks, endings, length). Pure functions of
+    what they are passed, so a game brought as a plugin brings its own."""
+
+    of_game: Callable[[Any, Outcome], dict[str, JSON]]
+    """(final state, outcome) -> the game's own numbers for one finished game."""
+    means: tuple[tuple[str, str], ...] = ()
+    """(key, line label): numbers reported as their mean over the games that have one."""
+    tallies: tuple[tuple[str, str], ...] = ()
+    """(key, line label): categories reported as shares of games."""
+    aggregate: Callable[[Sequence[Mapping[str, JSON]]], Mapping[str, JSON]] | None = None
+    """Where a game sums its series up its own way (Blending's fun numbers): the games' records
+    -> its numbers, which never replace a common one of the same name. Replaces means/tallies."""
+    lines: Callable[[Mapping[str, JSON]], list[str]] | None = None
+    """With `aggregate`: the summary -> the game's own report lines."""
+
+
 Bot = Callable[[Mapping[str, JSON], LegalMoves, Stream], str]
 """A bot: (its seat's observation, its menu, a seeded stream) -> a move in canonical text.
 
@@ -161,6 +180,9 @@ class Engine(ABC, Generic[R, S, M]):
     talk_refused: ClassVar[str | None] = None
     """Where the rules give talk its own channel inside the move, why the host's `talk` tool is
     refused (and where to talk instead); None keeps the tool."""
+    series_numbers: ClassVar[SeriesNumbers | None] = None
+    """The game's own numbers for `cogs-arena simulate` (its `numbers.py`); None reports only
+    the host's common ones."""
 
     # ---- rulesets and setup -------------------------------------------------------------
 

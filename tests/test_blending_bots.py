@@ -1,12 +1,13 @@
-"""Bots: the builder beats random; simulate reports every fun number."""
+"""Bots: the builder beats random; a series reports every fun number."""
 
 from __future__ import annotations
 
 import pytest
 
 from cogs_arena.engines import get_engine
-from cogs_arena.engines.blending.simulate import FUN_NUMBERS, report, seat_bots, simulate
-from cogs_arena.engines.runner import play_bots
+from cogs_arena.engines.blending.numbers import FUN_NUMBERS
+from cogs_arena.engines.runner import play_bots, seat_bots
+from cogs_arena.server.series.numbers import report, summary
 
 E = get_engine("blending")
 
@@ -50,8 +51,26 @@ def test_random_bot_discards_sanely() -> None:
     assert s.faces[tile - 1] == (1, 1, 1, 1)  # a non-home single goes first (seat 0 is Mountain)
 
 
-def test_simulate_reports_every_fun_number() -> None:
-    stats = simulate(range(6), ["builder", "random", "builder", "random"], rotate=True)
+def test_a_series_reports_every_fun_number() -> None:
+    """Six games, builders and randoms rotating seats, summed up by the host's series numbers
+    with the numbers the engine brings (`series_numbers`, blending/numbers.py): every fun number
+    of blending.md is there, plausible, and printed."""
+    spec = E.series_numbers
+    assert spec is not None and spec.aggregate is not None
+    records = []
+    for seed in range(6):
+        bots = seat_bots(["builder", "random", "builder", "random"], seed, True)
+        game = play_bots(E, E.ruleset(), seed, bots)
+        records.append(
+            {
+                "bots": bots,
+                "ranks": list(game.outcome.ranks),
+                "reason": game.outcome.reason,
+                "decisions": len(game.moves),
+                **spec.of_game(game.state, game.outcome),
+            }
+        )
+    stats = summary("blending", records)
     for key in FUN_NUMBERS:
         assert key in stats
     assert stats["games"] == 6 and stats["rounds"] == 10

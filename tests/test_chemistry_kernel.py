@@ -17,7 +17,7 @@ from cogs_arena.engines.chemistry.room import (
     WAIT,
     cell,
 )
-from cogs_arena.engines.chemistry.sim import Room, kernel
+from cogs_arena.engines.chemistry.rules import Room, kernel
 from cogs_arena.engines.chemistry.state import ChemState, Cog
 
 ENGINE = ChemistryEngine()

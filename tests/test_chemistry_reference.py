@@ -22,8 +22,8 @@ from cogs_arena.engines.chemistry.room import (
     WAIT,
     cell,
 )
+from cogs_arena.engines.chemistry.rules import Room, kernel
 from cogs_arena.engines.chemistry.ruleset import RANGES, ChemistryRuleset
-from cogs_arena.engines.chemistry.sim import Room, kernel
 from cogs_arena.engines.chemistry.state import ChemState, Cog
 from cogs_arena.engines.protocol import JSON
 

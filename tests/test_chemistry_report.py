@@ -14,7 +14,7 @@ from mcp import Client
 from mcp_helpers import call
 
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
-from cogs_arena.engines.chemistry.moves import order_menu
+from cogs_arena.engines.chemistry.menu import order_menu
 from cogs_arena.engines.chemistry.room import HOMES, cell
 from cogs_arena.engines.chemistry.state import ChemState, Cog
 from cogs_arena.engines.chemistry.trip import BOTS_CHOOSE, BOTS_CHOOSE_TICKS

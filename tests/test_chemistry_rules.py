@@ -21,8 +21,8 @@ from cogs_arena.engines.chemistry.room import (
     WALL,
     cell,
 )
+from cogs_arena.engines.chemistry.rules import Room
 from cogs_arena.engines.chemistry.ruleset import ChemistryRuleset
-from cogs_arena.engines.chemistry.sim import Room
 from cogs_arena.engines.chemistry.state import ChemState, Cog, Vat
 from cogs_arena.engines.protocol import JSON
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cogs_arena.engines import get_engine
-from cogs_arena.engines.blending.simulate import FUN_NUMBERS
+from cogs_arena.engines.blending.numbers import FUN_NUMBERS
 from cogs_arena.server.cli.main import main as cli_main
 from cogs_arena.server.series.play import Planned, play
 from cogs_arena.transcripts import read_transcript, replay

@@ -175,3 +175,123 @@ def test_the_check_sees_relative_imports() -> None:
     found = dict((m, n) for n, m in _imports(ROOT / "server" / "service.py"))
     assert "cogs_arena.transcripts.io" in found
     assert _top("cogs_arena.transcripts.io") == "transcripts"
+
+
+BLENDING = ROOT / "engines" / "blending"
+ERAS = "cogs_arena.engines.blending.eras"
+ERAS_DOORS = (ERAS, f"{ERAS}.dispatch")
+"""The eras package (the lowest modules' hooks) and its dispatch module (everything else)."""
+
+
+def _imported_names(path: Path, source: str) -> list[tuple[int, str, str]]:
+    """(line, module, name) for every `from module import name`, relative ones resolved; a
+    name that is itself a module of the package is reported as `module.name` with name ''."""
+    package = path.relative_to(ROOT).parent.parts
+    found: list[tuple[int, str, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package[: len(package) - node.level + 1]
+            module = "cogs_arena." + ".".join((*base, node.module or "")).strip(".")
+        else:
+            module = node.module or ""
+        for alias in node.names:
+            sub = ROOT.joinpath(*module.split(".")[1:], alias.name)
+            if sub.with_suffix(".py").exists() or (sub / "__init__.py").exists():
+                found.append((node.lineno, f"{module}.{alias.name}", ""))
+            else:
+                found.append((node.lineno, module, alias.name))
+    return found
+
+
+def _door_violations(path: Path, source: str) -> list[str]:
+    """Eras modules other than the two doors that a file outside the eras imports."""
+    where = path.relative_to(ROOT)
+    from_imports = sorted({(line, module) for line, module, _ in _imported_names(path, source)})
+    plain = [
+        (node.lineno, alias.name)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    ]
+    return [
+        f"{where}:{line} imports {module}"
+        for line, module in from_imports + plain
+        if module.startswith(ERAS) and module not in ERAS_DOORS
+    ]
+
+
+def _private_uses(path: Path, source: str, foreign: str, inside: str = "") -> list[str]:
+    """Private names a file takes from modules under `foreign` (but not under `inside`):
+    imported by name, or read as an attribute of a module it imported by name."""
+    where = path.relative_to(ROOT)
+    found: list[str] = []
+    modules: set[str] = set()
+    for line, module, name in _imported_names(path, source):
+        if not module.startswith(foreign) or (inside and module.startswith(inside)):
+            continue
+        if name.startswith("_"):
+            found.append(f"{where}:{line} imports {module}.{name}")
+        if not name:
+            modules.add(module.rpartition(".")[2])
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+        ):
+            found.append(f"{where}:{node.lineno} reads {node.value.id}.{node.attr}")
+    return found
+
+
+def _sources(paths: list[Path]) -> list[tuple[Path, str]]:
+    return [(p, p.read_text(encoding="utf-8")) for p in paths]
+
+
+def _outside_eras() -> list[tuple[Path, str]]:
+    return _sources([p for p in _package_files() if "eras" not in p.relative_to(ROOT).parts])
+
+
+def test_the_eras_are_reached_only_through_their_doors() -> None:
+    """Outside `engines/blending/eras/`, the package imports of the eras only the package
+    itself and `eras.dispatch` (lazy imports included)."""
+    bad = [use for path, source in _outside_eras() for use in _door_violations(path, source)]
+    assert not bad, "\n".join(bad)
+
+
+def test_no_private_name_crosses_the_eras_seam() -> None:
+    """Neither the current rules take a `_private` name from the eras, nor the eras one from
+    the current rules (or the engines' shared modules)."""
+    eras = _sources(sorted((BLENDING / "eras").rglob("*.py")))
+    bad = [
+        use
+        for path, source in eras
+        for use in _private_uses(path, source, "cogs_arena.engines", inside=ERAS)
+    ] + [use for path, source in _outside_eras() for use in _private_uses(path, source, ERAS)]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_seam_checks_see_what_they_forbid() -> None:
+    """The eras checks flag a direct import of an eras module (relative, absolute or as a
+    module name) and a private name taken across the seam, by name or as an attribute."""
+    views = BLENDING / "views.py"
+    direct = "from .eras.views import era_view\nfrom .eras import legacy\n"
+    direct += "import cogs_arena.engines.blending.eras.three\n"
+    flagged = _door_violations(views, direct)
+    assert [use.rpartition(" ")[2] for use in flagged] == [
+        f"{ERAS}.views",
+        f"{ERAS}.legacy",
+        f"{ERAS}.three",
+    ]
+    assert not _door_violations(views, "from .eras import ended\nfrom .eras.dispatch import x\n")
+    probe = BLENDING / "eras" / "views.py"
+    taken = (
+        "from ..rules import _hidden\nfrom .. import rules\nrules._other\nfrom .views import _ok\n"
+    )
+    uses = _private_uses(probe, taken, "cogs_arena.engines", inside=ERAS)
+    assert [use.rpartition(" ")[2] for use in uses] == [
+        "cogs_arena.engines.blending.rules._hidden",
+        "rules._other",
+    ]

@@ -62,7 +62,7 @@ def _beatable(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
 
 def _would_fight(v: BoardView, g: Mapping[str, Any]) -> bool:
     if "combat" in v.obs:  # an older era's combat (issue 14)
-        from .eras.bots import wants_fight
+        from .eras.dispatch import wants_fight
 
         return wants_fight(v, g)
     return _beatable([face_from_text(f) for _, f, _ in g["pile"]], v.hand)
@@ -242,7 +242,7 @@ def play_builder(obs: Mapping[str, Any], menu: LegalMoves, tie: Tie) -> str:
     """The builder, with `tie` ordering its equally valued placements, steps and walks."""
     phase = obs["phase"]
     if "combat" in obs or "territories" in obs:  # an older era (issue 14)
-        from .eras.bots import era_builder
+        from .eras.dispatch import era_builder
 
         if (era := era_builder(obs, menu)) is not None:
             return era

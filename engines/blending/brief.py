@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import ORTHO, cheb, spot_pattern
-from .eras.views import era_lines, era_pile
+from .eras.dispatch import era_lines, era_pile
 from .estates import ESTATE_FORMAT, estate_text, square_letter
+from .render import render
 from .state import Pos
 from .tiles import face_from_text, face_text, fits, pips
-from .views import render
 
 AROUND = 1
 """The brief map shows the hero's 3x3: where it steps and places near."""

@@ -4,7 +4,7 @@ log, the statistics, a seat's hand, and draws from the stock."""
 from __future__ import annotations
 
 from ..rng import Stream
-from .eras.endgame import may_reshuffle, note_draw
+from .eras import may_reshuffle, note_draw
 from .state import State, Stats
 from .tiles import CLASS_HOME, describe
 

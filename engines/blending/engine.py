@@ -23,16 +23,17 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine, SeriesNumbers
 from . import brief, edits, match, picture, rules, views
 from . import moves as mv
 from .board import spot_pattern
 from .bots import BOTS
-from .eras.dispatch import era_apply, era_default, menu_of
-from .eras.rules_text import era_prompt, era_rules
+from .eras.dispatch import era_apply, era_default, era_prompt, era_rules, menu_of
 from .moves import Move
 from .news import news
+from .numbers import NUMBERS
 from .odds import PASS_TEXT, lay_hints
+from .render import render
 from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
@@ -65,6 +66,7 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     view_version: ClassVar[int] = 2
     """2: each guardian lists its estate (the 3x3 it guards)."""
     ruleset_model = BlendingRules
+    series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
 
     # ---- setup ---------------------------------------------------------------------------
 
@@ -221,7 +223,7 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
         return views.view(state, None, full=full)
 
     def render(self, view: Mapping[str, JSON]) -> str:
-        return views.render(view)
+        return render(view)
 
     def render_brief(self, view: Mapping[str, JSON]) -> str:
         return brief.render_brief(view)

@@ -19,8 +19,7 @@ from .board import (
     spot_pattern,
 )
 from .edits import bump, draw, home, set_hand, take_from_hand, tile_name, with_log
-from .eras.endgame import ended
-from .eras.territories import site_problem as territory_site_problem
+from .eras import ended, territory_site_problem
 from .moves import DIRECTIONS, Move
 from .ruleset import BlendingRules
 from .scoring import totals

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import blend_touches
-from .eras.territories import breakdown as territory_breakdown
+from .eras import territory_breakdown
 from .state import State
 from .tiles import pips
 

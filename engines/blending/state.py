@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .eras.extra import Duel, Strike, era_from_json, era_json, guardian_extra, guardian_extra_json
+from .era_state import Duel, Strike, era_from_json, era_json, guardian_extra, guardian_extra_json
 from .ruleset import BlendingRules, rules_json
 from .tiles import Face
 

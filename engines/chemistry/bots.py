@@ -13,7 +13,7 @@ from ..protocol import Bot, LegalMoves
 from ..rng import Stream
 from .moves import ACTION_TEXT, parse_order
 from .room import SPECIES, VAT_TAKES, VATS
-from .sim import Room, kernel
+from .rules import Room, kernel
 from .views import state_from_view
 
 Lane = tuple[int, int]

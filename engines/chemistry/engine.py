@@ -7,23 +7,25 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..errors import GameOver, IllegalMove, MalformedMove, NotYourTurn
-from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SeriesNumbers, SimultaneousEngine
 from ..rng import Stream
 from . import moves as mv
 from . import picture
 from .bots import BOTS
 from .brief import render_brief
 from .frames import frame_record
+from .menu import menu
 from .moves import Action, Move, Order
 from .news import news
+from .numbers import NUMBERS
 from .render import render
-from .room import ALIASES, HOMES, SPECIES, VATS
+from .room import ALIASES, HOMES, VATS
+from .rules import SEATS, Room
 from .ruleset import ChemistryRuleset
 from .schema import MOVE_SCHEMA
 from .seeded import SEEDED_BOTS
-from .sim import SEATS, Room
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
-from .trip import hold_note, own_cog
+from .trip import own_cog
 from .views import room_view
 
 
@@ -40,6 +42,7 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
         "Nothing was sent."
     )
     ruleset_model = ChemistryRuleset
+    series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
     supports_talk: ClassVar[bool] = False
     rules_version: ClassVar[int] = 2
     """2: the kernel and order intake of DECISIONS C24 (rules.md C24): supply's nearest approach
@@ -83,36 +86,7 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
 
     def legal_moves(self, state: ChemState, seat: int) -> LegalMoves:
         self._check_seat(state, seat)
-        rs = state.ruleset
-        if rs.control == "ticks":
-            return LegalMoves(
-                mv.action_menu(),
-                complete=True,
-                instructions="One action for this tick: " + mv.ACTION_SYNTAX + ".",
-            )
-        held = state.cogs[seat].hand
-        menu = mv.order_menu(rs)
-        if held:
-            menu = tuple(
-                replace(
-                    m, description=f"{m.description}; {hold_note(mv.parse_order(m.notation), held)}"
-                )
-                for m in menu
-            )
-        holding = f"Your cog holds {'+'.join(SPECIES[h] for h in held)}. " if held else ""
-        return LegalMoves(
-            menu,
-            complete=True,
-            hints={"say_max": mv.SAY_MAX, "notes_max": mv.NOTES_MAX},
-            instructions=(
-                f"{holding}Pick the standing order your cog follows for the next "
-                f"{rs.ticks_per_shift} ticks. You may add a line `say: ...` (at most 80 "
-                "characters, every seat reads it next shift; it is the only way to talk) and a "
-                "line `notes: ...` (at most 320 characters, private to you; leave it out to keep "
-                "your current notes). Longer lines are cut; a field the job does not use is "
-                "ignored."
-            ),
-        )
+        return menu(state, seat)
 
     def _clamp(self, state: ChemState, order: Order) -> Order:
         """C7: a vat absent from the variant becomes the present vat with the lowest charge."""

@@ -1,4 +1,5 @@
-"""Standing orders and raw per-tick actions: their text and JSON forms, checks and the menu.
+"""Standing orders and raw per-tick actions: their text and JSON forms and checks (the menu is
+in `menu.py`).
 
 An order reads `supply resin amber`, `forage`, `forage beryl`, `hoard spark` or `idle`,
 optionally followed by a line `say: ...` (at most 80 characters, shown to every seat next shift)
@@ -13,12 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from ..errors import IllegalMove, MalformedMove
-from ..protocol import MoveInfo
-from .room import DROP, FEEDSTOCKS, MOVE_E, MOVE_N, MOVE_S, MOVE_W, SPECIES, TAKE, VAT_TAKES, VATS
+from .room import DROP, MOVE_E, MOVE_N, MOVE_S, MOVE_W, SPECIES, TAKE, VATS
 from .room import WAIT as WAIT_CODE
 from .ruleset import ChemistryRuleset
 
@@ -313,68 +312,3 @@ def check_order(ruleset: ChemistryRuleset, order: Order) -> None:
         raise IllegalMove(
             "hoard needs a molecule, e.g. `hoard resin`.", allowed=f"molecules {names}"
         )
-
-
-def order_menu(ruleset: ChemistryRuleset) -> tuple[MoveInfo, ...]:
-    """Every valid order: supply (vat x molecule), forage (any or a vat), hoard, idle."""
-    return _order_menu(ruleset.vats, ruleset.species)
-
-
-@lru_cache(maxsize=16)
-def _order_menu(vats: tuple[int, ...], species: tuple[int, ...]) -> tuple[MoveInfo, ...]:
-    entries: list[MoveInfo] = []
-    for v in vats:
-        for s in species:
-            fits = s in VAT_TAKES[v]
-            if fits:
-                what = f"feed {VATS[v]} (it takes {'+'.join(SPECIES[t] for t in VAT_TAKES[v])})"
-            elif s < FEEDSTOCKS:
-                what = f"MISDROP: {VATS[v]} does not take {SPECIES[s]}, each unit is destroyed"
-            else:
-                what = f"MISDROP: {SPECIES[s]} is inert, each unit is destroyed"
-            entries.append(
-                MoveInfo(
-                    Order("supply", s, v).head,
-                    f"carry {SPECIES[s]} from its vent to the {VATS[v]} pad; {what}",
-                    "supply",
-                )
-            )
-    entries.append(
-        MoveInfo(
-            "forage",
-            "walk to the nearest food and eat it; with none, wait on the ring of the "
-            "highest-charge vat",
-            "forage",
-        )
-    )
-    for v in vats:
-        entries.append(
-            MoveInfo(
-                Order("forage", None, v).head,
-                f"walk to the nearest food and eat it; with none, wait on the {VATS[v]} ring",
-                "forage",
-            )
-        )
-    for s in species:
-        entries.append(
-            MoveInfo(
-                Order("hoard", s).head,
-                f"carry {SPECIES[s]} to your home cell and drop it there (keeps it off the floor "
-                "near the vent; scores nothing)",
-                "hoard",
-            )
-        )
-    entries.append(MoveInfo("idle", "stand still all shift", "idle"))
-    return tuple(entries)
-
-
-def action_menu() -> tuple[MoveInfo, ...]:
-    return (
-        MoveInfo("N", "step north (y-1)", "move"),
-        MoveInfo("E", "step east (x+1)", "move"),
-        MoveInfo("S", "step south (y+1)", "move"),
-        MoveInfo("W", "step west (x-1)", "move"),
-        MoveInfo("take", "pick up the molecule on your cell", "take"),
-        MoveInfo("drop", "drop the molecule you carry last", "drop"),
-        MoveInfo("wait", "do nothing this tick", "wait"),
-    )

@@ -11,30 +11,20 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, LegalMoves, MoveInfo, Outcome, SequentialEngine
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SequentialEngine, SeriesNumbers
 from . import bots as bot_module
 from . import moves as notation
 from . import picture, rules, views
-from .allocations import whole_allocations
+from .menu import menu
 from .moves import END, Attack, EndAttacks, Move, Reinforce
 from .news import news
+from .numbers import NUMBERS
+from .render import render, render_brief
 from .ruleset import InfluenceRuleset
 from .schema import MOVE_SCHEMA
-from .state import SEAT_NAMES, SIGN, InfluenceState
+from .state import SEAT_NAMES, InfluenceState
 from .state import state_from_json as _state_from_json
 from .state import state_to_json as _state_to_json
-
-ATTACK_INSTRUCTIONS = (
-    "Attack phase: play attacks `source>target` (row,col each, e.g. `9,1>8,1`) one by one, in any "
-    "number, then `end`. Against empty: target gets s−1. Against an enemy of strength e: s>e "
-    "captures with s−e, s=e empties it, s<e leaves it at e−s. The source is left at 1."
-)
-REINFORCE_INSTRUCTIONS = (
-    "Reinforce phase: spend every point, one `+row,col` at a time or all at once as "
-    "`+row,col:k +row,col:k ...` totalling every point you can place; the menu's first entries "
-    "(kind `reinforce_all`) each spend every point in one move. Own cells only, up to "
-    "the cap (8 small, 12 big); leftover points are lost only when all your cells are capped."
-)
 
 
 class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
@@ -50,6 +40,7 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     """2: `end` has no news (version 1 repeated the previous turn's capture after it).
     3: a finished game's seat view shows the turn that ended it (2: the other seat's last)."""
     ruleset_model = InfluenceRuleset
+    series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
 
     # ---- rulesets and setup -------------------------------------------------------------
 
@@ -99,41 +90,7 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
 
     def legal_moves(self, state: InfluenceState, seat: int) -> LegalMoves:
         self._check_turn(state, seat)
-        board = state.board
-        sign = SIGN[seat]
-        values = state.values
-        entries: list[MoveInfo] = []
-        if state.phase == "attack":
-            for i, j in rules.legal_attacks(state):
-                s, t = values[i] * sign, values[j] * sign
-                new_s, new_t = rules.resolve(s, t, board.caps[j])
-                src, dst = board.labels[i], board.labels[j]
-                entries.append(
-                    MoveInfo(f"{src}>{dst}", _describe(src, dst, s, t, new_s, new_t), "attack")
-                )
-            entries.append(MoveInfo("end", "end the attack phase and go to reinforce", "end"))
-            return LegalMoves(tuple(entries), instructions=ATTACK_INSTRUCTIONS)
-        spendable = min(state.points, rules.headroom(state, seat))
-        entries.extend(whole_allocations(state, spendable))
-        for i, v in enumerate(values):
-            s = v * sign
-            if 0 < s < board.caps[i]:
-                cell = board.labels[i]
-                entries.append(
-                    MoveInfo(
-                        f"+{cell}",
-                        f"one point to {cell} ({s} -> {s + 1}, cap {board.caps[i]})",
-                        "reinforce",
-                    )
-                )
-        return LegalMoves(
-            tuple(entries),
-            hints={
-                "points_left": state.points,
-                "spendable": spendable,
-            },
-            instructions=REINFORCE_INSTRUCTIONS,
-        )
+        return menu(state, seat)
 
     def parse_move(self, state: InfluenceState, seat: int, text: str) -> Move:
         return notation.parse_move(text)
@@ -202,10 +159,10 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
         return views.view(state, None, self._outcome_json(state))
 
     def render(self, view: Mapping[str, JSON]) -> str:
-        return views.render(view)
+        return render(view)
 
     def render_brief(self, view: Mapping[str, JSON]) -> str:
-        return views.render_brief(view)
+        return render_brief(view)
 
     def picture(self, view: Mapping[str, JSON]) -> str:
         return picture.picture(view)
@@ -244,16 +201,3 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
 
     def bots(self) -> Mapping[str, Bot]:
         return bot_module.bots()
-
-
-def _describe(src: str, dst: str, s: int, t: int, new_s: int, new_t: int) -> str:
-    if t == 0:
-        what = f"capture empty {dst} at {new_t}"
-    elif new_t > 0:
-        what = f"capture enemy {dst} ({-t}) at {new_t}"
-    elif new_t == 0:
-        what = f"empty enemy {dst} ({-t} = {s})"
-    else:
-        what = f"repelled: enemy {dst} drops {-t} -> {-new_t}"
-    tail = f", {src} keeps {new_s} (overflow)" if new_s > 1 else f", {src} left at 1"
-    return f"from {src} ({s}): {what}{tail}"

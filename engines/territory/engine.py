@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..errors import GameOver, IllegalMove, NotYourTurn
-from ..protocol import JSON, Bot, LegalMoves, Outcome, SimultaneousEngine
+from ..protocol import JSON, Bot, LegalMoves, Outcome, SeriesNumbers, SimultaneousEngine
 from . import picture
 from .board import ALIASES, HEARTHS, N_TILES, SEATS, WALL
 from .bots import BOTS
@@ -23,6 +23,7 @@ from .moves import (
     talk_text,
 )
 from .news import news
+from .numbers import NUMBERS
 from .render import render
 from .resolve import capped_talk, hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool, talk_count
@@ -46,6 +47,7 @@ class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, Terri
     turn's talk lines count against the talk left the view shows. 3: each seat's `ownRazes`
     (razes of its own tiles, salvage) beside its `razes`."""
     ruleset_model = TerritoryRuleset
+    series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
 
     # ---- setup ---------------------------------------------------------------------------
 

@@ -1,116 +1,30 @@
 """The numbers `cogs-arena simulate` reports: for every game, who wins (per bot and per seat),
 mean score and rank per bot, draws, game length and how games end; then each game's own
-numbers, read from the outcome's details (Blending keeps the fun numbers of its rules
-document). A shared win counts 1/k to each of its k winners."""
+numbers, which its engine brings (`Engine.series_numbers`, the game folder's `numbers.py`).
+A shared win counts 1/k to each of its k winners."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from statistics import mean
 from typing import Any
 
-from ...engines import Outcome
-from ...engines.blending import simulate as blending
+from ...engines import Outcome, SeriesNumbers, UnknownGame, get_engine
 
 Record = Mapping[str, Any]
 
 
-def _share(scores: Sequence[float]) -> float | None:
-    total = sum(scores)
-    return round(max(scores) / total, 3) if total > 0 else None
-
-
-def _influence(state: Any, outcome: Outcome) -> dict[str, Any]:
-    details = outcome.details
-    area: dict[str, int] = details["area"]
-    winner = details["winner"]
-    total = sum(area.values())
-    return {
-        "turns": details["turn"],
-        "winner_area_share": area[str(winner)] / total if winner is not None and total else None,
-        # By colour, not seat: White moves first, which a symmetric (seeded) board cannot offset.
-        "colour": "draw" if winner is None else str(winner),
-    }
-
-
-def _territory(state: Any, outcome: Outcome) -> dict[str, Any]:
-    details = outcome.details
-    start, end = int(details["poolStart"]), int(details["poolEnd"])
-    life: list[str] = details["life"]
-    return {
-        "turns": details["turnsPlayed"],
-        "razes": sum(details["razes"]),
-        "eliminated": life.count("eliminated"),
-        "pool_lost": 1 - end / start if start else None,
-        "winner_share": _share(outcome.scores),
-    }
-
-
-CHEMISTRY_COUNTS = (
-    "ticks",
-    "shifts",
-    "food_made",
-    "food_eaten",
-    "delivered",
-    "misdrops",
-    "hoarded",
-    "reactions",
-    "food_rotted",
-    "food_spoiled",
-    "cold_events",
-)
-
-
-def _chemistry(state: Any, outcome: Outcome) -> dict[str, Any]:
-    details = outcome.details
-    numbers: dict[str, Any] = {key: details[key] for key in CHEMISTRY_COUNTS}
-    numbers["ending"] = details["ending"]
-    numbers["winner_share"] = _share(outcome.scores)
-    return numbers
-
-
-@dataclass(frozen=True)
-class GameNumbers:
-    of_game: Callable[[Any, Outcome], dict[str, Any]]
-    """(final state, outcome) -> the game's own numbers for one game."""
-    means: tuple[tuple[str, str], ...] = ()
-    """(key, line label): numbers reported as their mean over the games that have one."""
-    tallies: tuple[tuple[str, str], ...] = ()
-    """(key, line label): categories reported as shares of games."""
-
-
-GAMES: dict[str, GameNumbers] = {
-    "influence": GameNumbers(
-        _influence,
-        (("turns", "turns per game"), ("winner_area_share", "winner's area share")),
-        (("colour", "wins by colour"),),
-    ),
-    "territory": GameNumbers(
-        _territory,
-        (
-            ("turns", "turns per game"),
-            ("razes", "razes per game"),
-            ("eliminated", "seats eliminated per game"),
-            ("pool_lost", "yield pool lost (share)"),
-            ("winner_share", "winner's share of points"),
-        ),
-    ),
-    "chemistry": GameNumbers(
-        _chemistry,
-        (
-            *((key, key.replace("_", " ") + " per game") for key in CHEMISTRY_COUNTS),
-            ("winner_share", "winner's share of points"),
-        ),
-        (("ending", "how the shifts ended"),),
-    ),
-    "blending": GameNumbers(blending.game_numbers),
-}
+def _spec(game: str) -> SeriesNumbers | None:
+    """The game's own numbers, as its engine declares them (a game not installed has none)."""
+    try:
+        return get_engine(game).series_numbers
+    except UnknownGame:
+        return None
 
 
 def game_numbers(game: str, state: Any, outcome: Outcome) -> dict[str, Any]:
-    spec = GAMES.get(game)
+    spec = _spec(game)
     return {} if spec is None else spec.of_game(state, outcome)
 
 
@@ -163,11 +77,11 @@ def summary(game: str, records: Sequence[Record]) -> dict[str, Any]:
             for bot, row in sorted(per_bot.items())
         },
     }
-    if game == "blending":
-        fun = blending.aggregate(records)
-        stats.update({k: v for k, v in fun.items() if k not in stats})
+    spec = _spec(game)
+    if spec is not None and spec.aggregate is not None:
+        own = spec.aggregate(records)
+        stats.update({k: v for k, v in own.items() if k not in stats})
         return stats
-    spec = GAMES.get(game)
     for key, _ in spec.means if spec else ():
         stats[key] = _mean([float(r[key]) for r in records if r.get(key) is not None])
     for key, _ in spec.tallies if spec else ():
@@ -193,9 +107,9 @@ def report(stats: Mapping[str, Any]) -> str:
         "win rate by seat           "
         + " ".join(f"{i}:{w:.0%}" for i, w in enumerate(stats["win_rate_by_seat"]))
     )
-    spec = GAMES.get(str(stats["game"]))
-    if stats["game"] == "blending":
-        lines.extend(blending.fun_lines(stats))
+    spec = _spec(str(stats["game"]))
+    if spec is not None and spec.lines is not None:
+        lines.extend(spec.lines(stats))
     elif spec is not None:
         for key, label in spec.means:
             lines.append(f"{label:<26} {stats[key]}")

@@ -1,5 +1,8 @@
 """Where the older eras take over a move, a menu or a fallback from the current rules' code.
-Each function returns None where the current rules apply unchanged (always, under the defaults)."""
+Each function returns None where the current rules apply unchanged (always, under the defaults).
+
+The one door from the modules built on the current rules (engine, views, render, bots) into
+the eras: their view fields, report lines, rules text and bots come through here too."""
 
 from __future__ import annotations
 
@@ -12,7 +15,16 @@ from ..state import State
 from ..tile_choice import worst_tile
 from ..tiles import KIND_NAME, describe, face_text
 from . import legacy, merge, piles, three
+from .bots import era_builder as era_builder
+from .bots import wants_fight as wants_fight
 from .guardians import kind_of, power, rebuild_required
+from .rules_text import era_prompt as era_prompt
+from .rules_text import era_rules as era_rules
+from .views import era_head as era_head
+from .views import era_lines as era_lines
+from .views import era_pile as era_pile
+from .views import era_view as era_view
+from .views import score_words as score_words
 
 FIGHT_VERBS = {"three": ("lay", "stop"), "legacy": ("strike", "escape")}
 

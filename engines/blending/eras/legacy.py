@@ -14,13 +14,13 @@ from dataclasses import replace
 
 from ...errors import IllegalMove
 from ..edits import bump, home, lose_to_discard, set_hand, take_from_hand, tile_name, with_log
+from ..era_state import Duel
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import guardian_by_id
 from ..state import State
 from ..tile_choice import worst_tile
 from ..tiles import KIND_NAME, beats, pips
-from .extra import Duel
 from .guardians import kill, power, send_home, shed
 
 

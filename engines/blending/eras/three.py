@@ -14,12 +14,12 @@ from dataclasses import replace
 
 from ...errors import IllegalMove
 from ..edits import bump, set_hand, take_from_hand, tile_name, with_log
+from ..era_state import Strike
 from ..match import fight_problem as match_fight_problem
 from ..moves import Move
 from ..rules import guardian_by_id
 from ..state import Guardian, State
 from ..tiles import KIND_NAME
-from .extra import Strike
 from .guardians import kill, kind_of, power, put_guardian, send_home, shed
 
 STRIKES = 3

@@ -1,8 +1,7 @@
-"""Bot games and the "fun numbers" blending.md reports, for `cogs-arena simulate blending`.
+"""The "fun numbers" blending.md reports, for `cogs-arena simulate blending`.
 
-`game_record` plays one game and returns a JSON-friendly record (a top-level function, so a host
-can fan games out over processes); `aggregate` turns records into the numbers; `simulate` does
-both in-process; `report` formats them.
+`game_numbers` reads one finished game (its final state's public counters and its outcome);
+`aggregate` turns the games' records into the numbers; `fun_lines` prints them.
 
 Definitions:
 - rounds: rounds played;
@@ -17,15 +16,11 @@ Definitions:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from statistics import mean
 from typing import Any
 
-from ..protocol import Outcome
-from ..runner import play_bots
-from ..runner import seat_bots as seat_bots
-from .engine import BlendingEngine
-from .ruleset import BlendingRules
+from ..protocol import Outcome, SeriesNumbers
 from .state import State
 from .tiles import CLASS_NAME
 
@@ -48,20 +43,6 @@ FUN_NUMBERS = (
 def _leaders(scores: Sequence[int]) -> set[int]:
     top = max(scores)
     return {i for i, x in enumerate(scores) if x == top}
-
-
-def game_record(
-    rules: Mapping[str, Any] | BlendingRules, seed: int | str, bots: Sequence[str]
-) -> dict[str, Any]:
-    engine = BlendingEngine()
-    ruleset = rules if isinstance(rules, BlendingRules) else BlendingRules.model_validate(rules)
-    game = play_bots(engine, ruleset, seed, list(bots))
-    return {
-        "seed": seed,
-        "bots": list(bots),
-        **game_numbers(game.state, game.outcome),
-        "decisions": len(game.moves),
-    }
 
 
 def game_numbers(state: State, outcome: Outcome) -> dict[str, Any]:
@@ -159,39 +140,6 @@ def avg_scores(records: Sequence[Mapping[str, Any]]) -> float:
     return round(mean(float(mean(r["scores"])) for r in records), 3)
 
 
-def simulate(
-    seeds: Iterable[int | str],
-    bots: Sequence[str],
-    rules: Mapping[str, Any] | BlendingRules | None = None,
-    rotate: bool = False,
-) -> dict[str, Any]:
-    ruleset = (
-        rules
-        if isinstance(rules, BlendingRules)
-        else BlendingRules.model_validate(dict(rules or {}))
-    )
-    if len(bots) != ruleset.players:
-        raise ValueError(f"need {ruleset.players} bots, one per seat; got {len(bots)}")
-    records = [
-        game_record(ruleset, seed, seat_bots(bots, i, rotate)) for i, seed in enumerate(seeds)
-    ]
-    return aggregate(records)
-
-
-def report(stats: Mapping[str, Any]) -> str:
-    if not stats.get("games"):
-        return "no games"
-    lines = [
-        f"games                      {stats['games']}",
-        *fun_lines(stats),
-        "win rate by seat           "
-        + " ".join(f"{i}:{w:.0%}" for i, w in enumerate(stats["win_rate_by_seat"])),
-        "win rate by bot            "
-        + " ".join(f"{b}:{w:.0%}" for b, w in stats["win_rate_by_bot"].items()),
-    ]
-    return "\n".join(lines)
-
-
 def fun_lines(stats: Mapping[str, Any]) -> list[str]:
     """The lines only Blending has (a host prints games and win rates its own way)."""
     return [
@@ -210,3 +158,6 @@ def fun_lines(stats: Mapping[str, Any]) -> list[str]:
         "win rate by class          "
         + " ".join(f"{c}:{w:.0%}" for c, w in stats["win_rate_by_class"].items()),
     ]
+
+
+NUMBERS = SeriesNumbers(game_numbers, aggregate=aggregate, lines=fun_lines)

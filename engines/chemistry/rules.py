@@ -1,4 +1,5 @@
-"""The working room: a mutable copy of the state that runs ticks, plus the courier kernel.
+"""The transitions: the working room, a mutable copy of the state that runs ticks, plus the
+courier kernel.
 
 `apply_batch` builds one Room from the frozen state, runs the batch's ticks on it in place and
 freezes it once at the end, so a 60-tick shift copies the state twice rather than 60 times.
