@@ -10,6 +10,8 @@ The skeleton every game folder shares, then this game's own modules:
 - `menu.py`: the numbered menu of what the seat to act may do;
 - `views.py`: observations and spectator views;
 - `render.py`: the text of a view;
+- `brief.py`: the brief text a seat gets after a move (what changed, what to decide with);
+- `estates.py`: the 3x3 estate each guardian guards, as views list it;
 - `picture.py`: the SVG picture of a view;
 - `news.py`: what one move did, in lines every seat may read;
 - `bots.py`: the bots, from an observation only;

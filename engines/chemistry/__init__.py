@@ -9,6 +9,7 @@ The skeleton every game folder shares, then this game's own modules:
 - `menu.py`: the legal-move menu, every order or the raw actions;
 - `views.py`: observations and spectator views, and the room rebuilt from a view;
 - `render.py`: the text of a view;
+- `brief.py`: the brief text a seat gets after a move (what changed, what to decide with);
 - `picture.py`: the SVG picture of a view;
 - `news.py`: what one batch did, in lines every seat may read;
 - `bots.py`: the bots, from an observation only;

@@ -10,6 +10,7 @@ The skeleton every game folder shares, then this game's own modules:
 - `menu.py`: the legal-move menu, single orders with their costs and risks;
 - `views.py`: observations and spectator views;
 - `render.py`: the text of a view;
+- `brief.py`: the brief text a seat gets after a move (what changed, what to decide with);
 - `picture.py`: the SVG picture of a view;
 - `news.py`: what one resolved turn did, in lines every seat may read;
 - `bots.py`: the bots, from an observation only;
