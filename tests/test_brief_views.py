@@ -22,7 +22,7 @@ from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store.memory import MemoryStore
 
-BRIEF_GAMES = ("territory", "chemistry", "blending")
+BRIEF_GAMES = ("influence", "territory", "chemistry", "blending")
 
 
 @pytest.mark.parametrize("game", BRIEF_GAMES)

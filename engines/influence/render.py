@@ -46,27 +46,68 @@ def render(view: Mapping[str, Any]) -> str:
 
 
 def render_brief(view: Mapping[str, Any]) -> str:
-    """The compact text a host sends after a move: the header, the grid a row a line with one
-    space between cells (no drawing alignment), a cell's neighbours in one line, and the
-    footer's instructions without the legend and the legal-attack list (`render` and the menu
-    keep those)."""
+    """The compact text a host sends after a move: the header, the cells the decision is made
+    with, a cell's neighbours in one line, and the footer's instructions without the legend and
+    the legal-attack list (`render` and the menu keep those). The cells: the seat's (a
+    spectator's: White's) that may attack, or in the reinforce phase those below their cap,
+    and the rival's cells that touch the seat's; the others are counted, and walls and empty
+    cells left out (the full view, `show`, draws every cell)."""
     r0, c0 = (int(x) for x in view["origin"])
-    grid = view["grid"]
     big = {(int(r), int(c)) for r, c in view["big"]}
-    width = max(len(line) for line in grid)
+    cells = {
+        (r0 + k, c0 + m): int(v)
+        for k, line in enumerate(view["grid"])
+        for m, v in enumerate(line)
+        if v is not None and int(v) != 0
+    }
+    mine = 1 if view.get("you") in (None, view["seats"][0]) else -1
+    ours = {p for p, v in cells.items() if v * mine > 0}
+    theirs = {p for p, v in cells.items() if v * mine < 0}
+    front = {p for p in theirs if any(q in ours for q in _around(p))}
+    # What this decision is made with: cells that may attack (strength 2 or more, beside a cell
+    # not yours) in the attack phase; such cells below their cap in the reinforce phase.
+    if view["phase"] == "reinforce":
+        usable = {
+            p
+            for p in ours
+            if abs(cells[p]) < (BIG_CAP if p in big else SMALL_CAP)
+            and any(q not in ours for q in _around(p))
+        }
+        what = "on the edge, below their cap"
+    else:
+        usable = {p for p in ours if abs(cells[p]) >= 2 and any(q not in ours for q in _around(p))}
+        what = "that may attack"
     lines = _header(view)
     lines.append("")
-    lines.append("col: " + " ".join(str(c0 + m) for m in range(width)))
-    for k, line in enumerate(grid):
-        r = r0 + k
-        tokens = [
-            "#" if v is None else _token(int(v)) + ("*" if (r, c0 + m) in big else "")
-            for m, v in enumerate(line)
-        ]
-        lines.append(f"row {r} " + " ".join(tokens))
-    lines.append("")
+    names = view["seats"] if mine > 0 else view["seats"][::-1]
+    lines.append(
+        f"{names[0]} cells {what}: "
+        + (_rows(usable, cells, big) or "none")
+        + f" (+{len(ours) - len(usable)} more)"
+    )
+    lines.append(
+        f"{names[1]} cells touching yours: "
+        + (_rows(front, cells, big) or "none")
+        + f" (+{len(theirs) - len(front)} more)"
+    )
+    lines.append("(rN col:strength; * big; `show` draws every cell)")
     lines.extend(_footer(view, brief=True))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _around(cell: tuple[int, int]) -> list[tuple[int, int]]:
+    r, c = cell
+    return [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c), (r + 1, c + 1)]
+
+
+def _rows(
+    chosen: set[tuple[int, int]], cells: Mapping[tuple[int, int], int], big: set[tuple[int, int]]
+) -> str:
+    by_row: dict[int, list[str]] = {}
+    for r, c in sorted(chosen):
+        mark = "*" if (r, c) in big else ""
+        by_row.setdefault(r, []).append(f"{c}:{abs(cells[(r, c)])}{mark}")
+    return "; ".join(f"r{r} " + " ".join(items) for r, items in by_row.items())
 
 
 def _header(view: Mapping[str, Any]) -> list[str]:
@@ -140,7 +181,7 @@ NEIGHBOURS = "r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1"
 def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
     lines = (
         # The brief grid is a plain rectangle: the neighbours it cannot show are spelled out.
-        [f"Neighbours of r,c: {NEIGHBOURS} (rows here are not shifted)."]
+        [f"Neighbours of r,c: {NEIGHBOURS}."]
         if brief
         else [
             f"Legend: W5 = White strength 5, B7 = Black strength 7, . = empty, # = wall; "
@@ -166,7 +207,11 @@ def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
         and view["phase"] == "attack"
         and (view["to_move"] == view.get("you"))
     ):
-        lines.append("You have no legal attack: play `end` to end the attack phase.")
+        lines.append(
+            "No legal attack: play `end`."
+            if brief
+            else "You have no legal attack: play `end` to end the attack phase."
+        )
     if (
         view.get("seat") is not None
         and view["phase"] == "reinforce"
@@ -174,7 +219,9 @@ def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
     ):
         spendable = view.get("spendable", view["points_left"])
         lines.append(
-            f"Spend {spendable} point(s) on your cells below their cap (8 small, 12 big): one "
-            f"at a time (`+9,1`) or all at once (`+9,1:3 +8,2:2 ...`, totalling {spendable})."
+            f"Spend {spendable} point(s) below the caps: `+9,1` or `+9,1:3 +8,2:1`."
+            if brief
+            else f"Spend {spendable} point(s) on your cells below their cap (8 small, 12 big): "
+            f"one at a time (`+9,1`) or all at once (`+9,1:3 +8,2:2 ...`, totalling {spendable})."
         )
     return lines
