@@ -11,9 +11,10 @@ still among the recent events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
+from ..jsonread import arr, at, edit, ints, num, obj, objs, text, texts
+from ..protocol import JSON
 from .board import cheb
 from .eras.endgame import rounds_shown
 from .eras.views import era_head, era_lines, era_pile, era_view, score_words
@@ -22,9 +23,6 @@ from .odds import PASS_TEXT
 from .scoring import breakdown
 from .state import State
 from .tiles import CLASS_HOME, CLASS_NAME, KIND_NAME, LAND_LETTER, LAND_NAME, START, face_text
-
-JSON = Any
-
 
 _TEXTS: Memo[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]] = Memo()
 _SQUARES: Memo[tuple[tuple[int, int, int], ...]] = Memo()
@@ -177,7 +175,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
     if seat is not None:
         out["hand"] = [_tile(t) for t in s.hands[seat]]
         if s.phase == "pick" and s.seat == seat:
-            out["pick"]["picked"] = [_tile(t) for t in s.picked]
+            edit(out["pick"])["picked"] = [_tile(t) for t in s.picked]
     return out
 
 
@@ -188,12 +186,13 @@ CELL = 6
 
 
 def _grid(v: Mapping[str, JSON]) -> list[str]:
-    squares = {(x, y): land for x, y, land in v["squares"]}
+    squares = {(x, y): land for x, y, land in map(ints, arr(v["squares"]))}
     heroes: dict[tuple[int, int], list[int]] = {}
-    for p in v["players"]:
-        heroes.setdefault((p["hero"][0], p["hero"][1]), []).append(p["seat"])
-    guards = {(g["at"][0], g["at"][1]): g["owner"] for g in v["guardians"]}
-    blends = {(b[0], b[1]): len(set(b[3])) for b in v["blends"]}
+    for p in objs(v["players"]):
+        hero = ints(p["hero"])
+        heroes.setdefault((hero[0], hero[1]), []).append(num(p["seat"]))
+    guards = {tuple(ints(g["at"])): g["owner"] for g in objs(v["guardians"])}
+    blends = {(num(b[0]), num(b[1])): len(set(text(b[3]))) for b in map(arr, arr(v["blends"]))}
     xs = range(min(x for x, _ in squares) - 1, max(x for x, _ in squares) + 2)
     ys = range(min(y for _, y in squares) - 1, max(y for _, y in squares) + 2)
     lines = ["  y\\x " + "".join(f"{x:<{CELL}}" for x in xs).rstrip()]
@@ -217,8 +216,8 @@ def _grid(v: Mapping[str, JSON]) -> list[str]:
     return lines
 
 
-def _tiles(pairs: Sequence[Sequence[str]]) -> str:
-    return " ".join(f"{t}:{f}" for t, f in pairs)
+def _tiles(pairs: JSON) -> str:
+    return " ".join(f"{t}:{f}" for t, f in map(arr, arr(pairs)))
 
 
 def render(v: Mapping[str, JSON]) -> str:
@@ -240,29 +239,34 @@ def render(v: Mapping[str, JSON]) -> str:
         out.append(
             "Blends: "
             + "; ".join(
-                f"{b[2]}:{b[3]} r{b[4]} at {b[0]},{b[1]} (seat {b[5]})" for b in v["blends"]
+                f"{b[2]}:{b[3]} r{b[4]} at {b[0]},{b[1]} (seat {b[5]})"
+                for b in map(arr, arr(v["blends"]))
             )
         )
     if v["primers"]:
-        out.append("Primers: " + ", ".join(f"{x},{y} x{k}" for x, y, k in v["primers"]))
+        out.append(
+            "Primers: " + ", ".join(f"{x},{y} x{k}" for x, y, k in map(arr, arr(v["primers"])))
+        )
     out += ["", "Guardians (piles face up, top first; * a bolster tile):"]
     if not v["guardians"]:
         out.append("  none yet")
-    for g in v["guardians"]:
+    for g in objs(v["guardians"]):
         pile = era_pile(g) or " ".join(
-            f"{t}:{face}{'' if base else '*'}" for t, face, base in g["pile"]
+            f"{t}:{face}{'' if base else '*'}" for t, face, base in map(arr, arr(g["pile"]))
         )
-        land = LAND_NAME["MFP".index(g["land"])]
-        out.append(f"  {g['id']} seat {g['owner']} {land} at {g['at'][0]},{g['at'][1]}: {pile}")
+        land = LAND_NAME["MFP".index(text(g["land"]))]
+        x, y = arr(g["at"])
+        out.append(f"  {g['id']} seat {g['owner']} {land} at {x},{y}: {pile}")
     out += ["", f"Players (score if the game ended now = {score_words(v)}):"]
-    for p in v["players"]:
+    for p in objs(v["players"]):
         you = " (you)" if p["seat"] == seat else ""
-        one, two, three = p["hand_pips"]
+        one, two, three = arr(p["hand_pips"])
+        hero, parts = arr(p["hero"]), arr(p["score_parts"])
         out.append(
             f"  seat {p['seat']}{you}: {p['class']} (home {p['home']}) at "
-            f"{p['hero'][0]},{p['hero'][1]}; hand {p['hand_size']} ({one} single, {two} double,"
+            f"{hero[0]},{hero[1]}; hand {p['hand_size']} ({one} single, {two} double,"
             f" {three} triple); guardians left {p['guardians_left']}; score {p['score_now']}"
-            f" ({p['score_parts'][0]} + {p['score_parts'][1]})"
+            f" ({parts[0]} + {parts[1]})"
         )
         if "hand" in p:
             out.append("    hand: " + _tiles(p["hand"]))
@@ -271,7 +275,7 @@ def render(v: Mapping[str, JSON]) -> str:
             "",
             "Your hand (corners clockwise from top-left): " + (_tiles(v["hand"]) or "empty"),
         ]
-    discard = v["discard"]
+    discard = arr(v["discard"])
     out.append(
         f"Stock: {v['stock']} tiles. Discard pile: {len(discard)} tiles"
         + (" (last: " + _tiles(discard[-12:]) + ")" if discard else "")
@@ -279,45 +283,46 @@ def render(v: Mapping[str, JSON]) -> str:
     )
     out += era_lines(v)
     if "turn" in v and v["phase"] != "walk":
-        t = v["turn"]
+        t = obj(v["turn"])
         out.append(
             f"This turn: moves left {t['moves_left']}/{v['native_speed']} of a step; placed "
             f"{t['placed']} ({t['placement_mode'] or 'none yet'}); main action: "
             f"{t['main'] or 'not taken'}."
         )
     if "fight" in v:
-        f = v["fight"]
+        f = obj(v["fight"])
         out += [
             "",
             f"Fight against {f['guardian']}, pass {f['pass']} of at most {f['max_passes']}:",
         ]
-        for i, (t, face, state) in enumerate(f["row"], start=1):
-            laid = next((f"{lt} as {k}" for p, lt, k in f["laid"] if p == i), "-")
-            flipped = " (flipped)" if i in f["flipped"] else ""
-            out.append(f"  {i}. {t}:{face} [{state}] vs {laid}{flipped}")
+        for i, (tile, face, state) in enumerate(map(arr, arr(f["row"])), start=1):
+            laid = next((f"{lt} as {k}" for p, lt, k in map(arr, arr(f["laid"])) if p == i), "-")
+            flipped = " (flipped)" if i in arr(f["flipped"]) else ""
+            out.append(f"  {i}. {tile}:{face} [{state}] vs {laid}{flipped}")
         if f["set_aside"] or f["taken"]:
-            aside = " ".join(f["set_aside"]) or "-"
-            out.append(f"  set aside: {aside}; taken: {' '.join(f['taken']) or '-'}")
-        out += ["  " + line for line in f["results"]]
+            aside = " ".join(texts(f["set_aside"])) or "-"
+            out.append(f"  set aside: {aside}; taken: {' '.join(texts(f['taken'])) or '-'}")
+        out += ["  " + line for line in texts(f["results"])]
         out.append(
             "  Lay entries in legal_moves show each lay's win / tie / loss odds; "
             f"stop is a {PASS_TEXT}."
         )
     if "pick" in v:
-        p = v["pick"]
+        p = obj(v["pick"])
         picked = _tiles(p.get("picked", []))
         out.append(f"Picking tiles for {p['for']}: {p['count']} picked {picked}".rstrip())
     if v.get("last_fight"):
-        out += ["", "Last fight:"] + ["  " + line for line in v["last_fight"]]
+        out += ["", "Last fight:"] + ["  " + line for line in texts(v["last_fight"])]
     if v["log"]:
-        out += ["", "Recent events:"] + ["  " + line for line in v["log"][-8:]]
+        out += ["", "Recent events:"] + ["  " + line for line in texts(v["log"])[-8:]]
     return "\n".join(out)
 
 
 def near_rival_guardians(v: Mapping[str, JSON], seat: int) -> list[Mapping[str, JSON]]:
-    hero = v["players"][seat]["hero"]
+    hero = ints(at(v, "players", seat, "hero"))
     return [
         g
-        for g in v["guardians"]
-        if g["owner"] != seat and cheb((g["at"][0], g["at"][1]), (hero[0], hero[1])) <= 1
+        for g in objs(v["guardians"])
+        if g["owner"] != seat
+        and cheb((num(at(g, "at", 0)), num(at(g, "at", 1))), (hero[0], hero[1])) <= 1
     ]
