@@ -13,6 +13,7 @@ from typing import Any
 
 from ...engines import Outcome
 from ...engines.blending import simulate as blending
+from ...engines.jsonread import ints, num, obj, texts
 
 Record = Mapping[str, Any]
 
@@ -24,7 +25,7 @@ def _share(scores: Sequence[float]) -> float | None:
 
 def _influence(state: Any, outcome: Outcome) -> dict[str, Any]:
     details = outcome.details
-    area: dict[str, int] = details["area"]
+    area = {k: num(v) for k, v in obj(details["area"]).items()}
     winner = details["winner"]
     total = sum(area.values())
     return {
@@ -37,11 +38,11 @@ def _influence(state: Any, outcome: Outcome) -> dict[str, Any]:
 
 def _territory(state: Any, outcome: Outcome) -> dict[str, Any]:
     details = outcome.details
-    start, end = int(details["poolStart"]), int(details["poolEnd"])
-    life: list[str] = details["life"]
+    start, end = num(details["poolStart"]), num(details["poolEnd"])
+    life = texts(details["life"])
     return {
         "turns": details["turnsPlayed"],
-        "razes": sum(details["razes"]),
+        "razes": sum(ints(details["razes"])),
         "eliminated": life.count("eliminated"),
         "pool_lost": 1 - end / start if start else None,
         "winner_share": _share(outcome.scores),
