@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IllegalMove, MalformedMove
-from ..protocol import MoveInfo
+from ..protocol import JSON, MoveInfo
 from .room import DROP, FEEDSTOCKS, MOVE_E, MOVE_N, MOVE_S, MOVE_W, SPECIES, TAKE, VAT_TAKES, VATS
 from .room import WAIT as WAIT_CODE
 from .ruleset import ChemistryRuleset
@@ -201,10 +201,10 @@ def parse_action(text: str) -> Action:
 # ---- JSON -----------------------------------------------------------------------------------
 
 
-def move_json(move: Move) -> dict[str, Any]:
+def move_json(move: Move) -> dict[str, JSON]:
     if isinstance(move, Action):
         return {"action": ACTION_TEXT[move.code]}
-    out: dict[str, Any] = {"job": move.job}
+    out: dict[str, JSON] = {"job": move.job}
     if move.molecule is not None:
         out["molecule"] = SPECIES[move.molecule]
     if move.reactor is not None:
