@@ -23,8 +23,14 @@ def _kind(x: object) -> str:
     return "array" if isinstance(x, Sequence) else type(x).__name__
 
 
+# Views are built of dicts, lists and tuples: testing the exact type first spares the slower
+# abstract-class checks (a text render reads hundreds of values).
+
+
 def obj(x: JSON) -> Mapping[str, JSON]:
     """`x` as a JSON object."""
+    if type(x) is dict:
+        return x
     if not isinstance(x, Mapping):
         raise TypeError(f"expected a JSON object, found {_kind(x)}")
     return x
@@ -32,6 +38,8 @@ def obj(x: JSON) -> Mapping[str, JSON]:
 
 def arr(x: JSON) -> Sequence[JSON]:
     """`x` as a JSON array (a string is not one)."""
+    if type(x) is list or type(x) is tuple:
+        return x
     if isinstance(x, str) or not isinstance(x, Sequence):
         raise TypeError(f"expected a JSON array, found {_kind(x)}")
     return x
@@ -44,6 +52,8 @@ def objs(x: JSON) -> list[Mapping[str, JSON]]:
 
 def num(x: JSON) -> int:
     """`x` as an integer (`true` and `false` are not numbers)."""
+    if type(x) is int:
+        return x
     if isinstance(x, bool) or not isinstance(x, int):
         raise TypeError(f"expected an integer, found {_kind(x)}")
     return x
@@ -58,6 +68,8 @@ def real(x: JSON) -> float:
 
 def text(x: JSON) -> str:
     """`x` as a string."""
+    if type(x) is str:
+        return x
     if not isinstance(x, str):
         raise TypeError(f"expected a string, found {_kind(x)}")
     return x
