@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -27,8 +27,11 @@ from .canonical import canonical_bytes
 from .errors import IllegalMove, InvalidRuleset
 from .rng import Stream
 
-JSON = Any
-"""A JSON-compatible value (dict / list / str / int / float / bool / None)."""
+JSON: TypeAlias = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
+"""A JSON-compatible value (object / array / string / number / true, false / null), read-only: a
+`dict[str, int]` or a `tuple[str, ...]` is one as it is, so values built with precise types need
+no copy, and a reader narrows with `isinstance` before it indexes (a `bool` is an `int`, and a
+`str` a `Sequence`, so a reader checks those first)."""
 
 
 class Ruleset(BaseModel):

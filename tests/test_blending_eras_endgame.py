@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from jsonpath import at
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.blending.moves import Move
@@ -55,7 +56,7 @@ def test_last_tile_never_reshuffled_ends_with_the_round_it_is_drawn() -> None:
     s = play(s, "end")  # seat 1 draws the last 2 tiles; the 5 discards never come back
     assert s.seat == 1 and len(s.hands[1]) == 2 and s.stock == () and len(s.discard) == 5
     assert s.last_round and s.stats.reshuffles == 0
-    assert E.observe(s, 0)["endgame"]["last_round"] is True
+    assert at(E.observe(s, 0), "endgame", "last_round") is True
     assert "this round is the last" in E.render(E.observe(s, 0))
     s = finish_round(s)
     assert s.phase == "over" and s.ended == "last_tile" and s.round == 1

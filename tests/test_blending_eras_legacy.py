@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from blending_era_helpers import E, fight_scene, menu, pile_faces, play, tile
+from jsonpath import arr, at, obj
 
 from cogs_arena.engines import IllegalMove, InvalidRuleset
 from cogs_arena.engines.blending.ruleset import BlendingRules
@@ -32,13 +33,13 @@ def round_(s: State, face: str, kind: str, verb: str = "strike") -> State:
 
 def test_piles_are_face_down_to_rivals_only() -> None:
     s = scene(["MMMM", "FFPP", "MMFP"])
-    rival = E.observe(s, 0)["guardians"][0]
+    rival = obj(at(E.observe(s, 0), "guardians", 0))
     assert rival["hidden"] and rival["pips"] == [1, 2, 3]
-    assert {t for t, _, _ in rival["pile"]} == {"?"} and "MMFP" not in str(rival)
+    assert {t for t, _, _ in map(arr, arr(rival["pile"]))} == {"?"} and "MMFP" not in str(rival)
     assert "face down, pips 1 2 3" in E.render(E.observe(s, 0))
-    assert E.observe(s, 1)["guardians"][0]["pile"][2][1] == "MMFP"  # the owner knows
-    assert E.spectate(s, False)["guardians"][0]["hidden"]
-    assert "hidden" not in E.spectate(s, True)["guardians"][0]
+    assert at(E.observe(s, 1), "guardians", 0, "pile", 2, 1) == "MMFP"  # the owner knows
+    assert at(E.spectate(s, False), "guardians", 0, "hidden")
+    assert "hidden" not in obj(at(E.spectate(s, True), "guardians", 0))
 
 
 def test_a_raised_guardian_logs_only_pips() -> None:
@@ -56,7 +57,7 @@ def test_the_guardian_answers_in_pile_order_and_names_its_best_kind() -> None:
     assert set(menu(s)) >= {f"strike t{tile(s, 0, 'MMMM')}", f"escape t{tile(s, 0, 'MMMM')}"}
     s = play(s, f"strike t{tile(s, 0, 'MMMM')}")
     view = E.observe(s, 0)["duel"]
-    assert view["answer"][1] == "FFPP" and menu(s) == ["announce slice"]
+    assert at(view, "answer", 1) == "FFPP" and menu(s) == ["announce slice"]
     with pytest.raises(IllegalMove, match="no cast land"):
         play(s, "announce cast")
     s = play(s, "announce slice")

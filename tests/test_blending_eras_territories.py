@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from blending_era_helpers import E, menu, play, tile
+from jsonpath import arr, at, objs
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.blending.ruleset import BlendingRules
@@ -58,9 +59,9 @@ def test_painting_grows_a_territory_and_primers_count() -> None:
     s = scene(ROW, [GuardianSpec(0, (1, 0), ["FFFF"] * 3)], hero=(3, 0))
     assert totals(s)[0] == 3
     s = play(s, f"place t{tile(s, 0, 'MMMM')} 4,0")  # joins the patch (§3.4b growing)
-    assert totals(s)[0] == 4 and E.observe(s, 0)["players"][0]["score_now"] == 4
+    assert totals(s)[0] == 4 and at(E.observe(s, 0), "players", 0, "score_now") == 4
     s = play(s, f"place t{tile(s, 0, 'MMMM')} 4,0")  # a primer: 1 more (§7 each primer)
-    assert totals(s)[0] == 5 and E.observe(s, 0)["players"][0]["score_now"] == 5
+    assert totals(s)[0] == 5 and at(E.observe(s, 0), "players", 0, "score_now") == 5
     view = E.observe(s, 1)
     assert view["territories"] == [
         {"land": "M", "squares": 4, "points": 5, "guardians": ["G1"], "holders": [0]}
@@ -102,7 +103,7 @@ def test_a_merge_joins_territories_and_the_majority_takes_all() -> None:
     s = merged()
     assert totals(s)[:3] == (3, 1, 1)  # seats 1 and 2 tie on theirs: 3 split, rounded down
     s = play(s, f"place t{tile(s, 0, 'MMMM')} 3,0")
-    ts = E.observe(s, 0)["territories"]
+    ts = objs(E.observe(s, 0)["territories"])
     assert len(ts) == 1 and ts[0]["guardians"] == ["G1", "G2", "G3"] and ts[0]["squares"] == 7
     assert totals(s)[:3] == (2, 2, 2)  # one guardian each: 7 split three ways
     full = play(merged(guardians_tie="full"), f"place t{tile(merged(), 0, 'MMMM')} 3,0")
@@ -121,7 +122,7 @@ def test_a_merge_joins_territories_and_the_majority_takes_all() -> None:
         BlendingRules(land="territories"),
     )
     off = play(off, f"place t{tile(off, 0, 'FFFF')} 3,0")
-    assert len(E.observe(off, 0)["territories"]) == 2
+    assert len(arr(E.observe(off, 0)["territories"])) == 2
 
 
 def test_the_merge_tax_is_picked_from_hand_and_needs_the_tiles() -> None:
@@ -160,7 +161,7 @@ def test_several_guardians_on_one_territory_are_fought_one_by_one() -> None:
     assert [g.gid for g in s.guardians] == [1, 3] and s.phase == "pick"
     for _ in range(3):
         s = play(s, f"pick t{s.hands[0][0]}")
-    ts = E.observe(s, 0)["territories"]
+    ts = objs(E.observe(s, 0)["territories"])
     assert len(ts) == 1 and ts[0]["holders"] == [0]  # seat 0 now has 2 guardians of 3
     assert ts[0]["guardians"] == ["G1", "G3", "G4"] and totals(s)[:3] == (7, 0, 0)
 

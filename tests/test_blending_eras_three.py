@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from blending_era_helpers import E, fight_scene, menu, pile_faces, play, tile, with_kinds
+from jsonpath import at
 
 from cogs_arena.engines import IllegalMove
 from cogs_arena.engines.blending.ruleset import BlendingRules
@@ -71,7 +72,7 @@ def test_the_rebuild_picks_name_the_kind_each_tile_shows() -> None:
     g = s.guardians[0]
     assert g.owner == 0 and (g.x, g.y) == (2, 0)
     assert dict(g.kinds) == {d: 1, **{t: s.faces[t - 1][0] for t, _ in g.pile if t != d}}
-    assert E.observe(s, 1)["guardians"][0]["kinds"] == ["shoot", "cast", "slice"]
+    assert at(E.observe(s, 1), "guardians", 0, "kinds") == ["shoot", "cast", "slice"]
 
 
 def test_a_win_strips_three_bolsters_first_to_the_discard_pile() -> None:
@@ -124,7 +125,7 @@ def test_a_draw_does_nothing_but_the_pile_turns_over_by_three() -> None:
     s = strike(s, [("FFFF", "shoot")] * 3)
     # shoot vs slice won, vs cast lost, vs shoot even: 1-1, a draw
     assert "1-1" in s.last_fight[0] and len(s.guardians[0].pile) == 4
-    assert s.guardians[0].cursor == 3 and E.observe(s, 0)["guardians"][0]["next"] == 4
+    assert s.guardians[0].cursor == 3 and at(E.observe(s, 0), "guardians", 0, "next") == 4
     assert len(s.discard) == 3
 
 
@@ -132,7 +133,7 @@ def test_stop_before_the_third_strike_takes_the_tiles_back() -> None:
     s = play(scene(["MMMM"] * 3), "fight G1")
     s = play(s, f"lay t{tile(s, 0, 'FFFF')}@2 shoot")
     assert E.observe(s, 1)["strike"] == {"guardian": "G1", "laid_count": 1, "laid": []}
-    assert E.observe(s, 0)["strike"]["laid"][0][0] == 2
+    assert at(E.observe(s, 0), "strike", "laid", 0, 0) == 2
     assert "1 of 3 strikes laid" in E.render(E.observe(s, 1))
     with pytest.raises(IllegalMove, match="already laid"):
         play(s, f"lay t{tile(s, 0, 'FFFF')}@2 shoot")

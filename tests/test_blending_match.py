@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from jsonpath import at
 
 from cogs_arena.engines import IllegalMove, get_engine
 from cogs_arena.engines.blending.moves import Move
@@ -80,7 +81,7 @@ def test_the_row_is_the_washed_pile_and_lays_are_face_up() -> None:
     with pytest.raises(IllegalMove, match="no cast land"):
         play(s, f"lay t{f}@1 cast")
     view = E.observe(s1, 1)  # the defender sees the laid tile face up
-    assert view["fight"]["laid"] == [[1, f"t{f}", "shoot"]]
+    assert at(view, "fight", "laid") == [[1, f"t{f}", "shoot"]]
 
 
 def test_win_against_a_base_tile_sets_it_aside_and_stop_returns_it() -> None:
@@ -161,7 +162,7 @@ def test_kill_rewards_token_return_and_rebuild_inherits_the_estate() -> None:
     assert s.stats.kills == 1
     assert set(pile) <= set(s.hands[0]) and len(s.hands[0]) == 3 + 3 + 3
     assert len(s.stock) == stock_before - 3
-    assert E.observe(s, 1)["players"][1]["guardians_left"] == 3  # the victim's token is back
+    assert at(E.observe(s, 1), "players", 1, "guardians_left") == 3  # the victim's token is back
     assert s.phase == "pick" and s.pick_for == "rebuild" and "skip" in menu(s)
     chosen = list(s.hands[0][:3])
     for t in chosen:

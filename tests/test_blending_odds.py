@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from jsonpath import at, obj, texts
 from mcp import Client
 from mcp_helpers import call, fight_or_builder
 
@@ -100,12 +101,12 @@ def test_each_lay_entry_and_hint_shows_its_odds() -> None:
     d = hand_tile(s, "FFPP")
     assert entry(s, f"lay t{d}@{double} cast").endswith("win 50% / tie 50% / loss 0%")
     assert entry(s, f"lay t{d}@{double} shoot").endswith("win 0% / tie 50% / loss 50%")
-    table = menu.hints["lay_odds"]
-    assert table[str(triple)]["slice"] == {"win": "1/4", "tie": "1/2", "loss": "1/4"}
-    assert table[str(single)]["cast"] == {"win": "0", "tie": "0", "loss": "1"}
+    table = obj(menu.hints["lay_odds"])
+    assert at(table, str(triple), "slice") == {"win": "1/4", "tie": "1/2", "loss": "1/4"}
+    assert at(table, str(single), "cast") == {"win": "0", "tie": "0", "loss": "1"}
     # a position already laid leaves the table; once the flips begin there is nothing to lay
     s1 = play(s, f"lay t{f}@{single} shoot")
-    assert str(single) not in E.legal_moves(s1, 0).hints["lay_odds"]
+    assert str(single) not in obj(E.legal_moves(s1, 0).hints["lay_odds"])
     s2 = play(play(s1, f"lay t{d}@{double} cast"), "flip")  # neither pair can lose
     assert E.legal_moves(s2, 0).hints == {}
     s3 = play(s2, "flip")  # the pass is over: a new one washes the live tiles, with new odds
@@ -147,7 +148,7 @@ def test_the_view_keeps_the_flips_and_the_kill() -> None:
         s = play(s, "flip")
     assert s.fight is None and s.stats.kills == 1
     for seat in (0, 1, 2):  # the killer, the victim and a bystander read the same summary
-        last = E.observe(s, seat)["last_fight"]
+        last = texts(E.observe(s, seat)["last_fight"])
         assert last[0].startswith("round 1: seat 0 fought G1 (seat 1), 1 pass, 3 flips: 3 won")
         assert sum(": win" in line for line in last) == 3
         assert last[-1].startswith("seat 0 killed G1 (seat 1)")
@@ -161,7 +162,7 @@ def test_a_survived_fight_records_its_loss_and_discard() -> None:
     f = hand_tile(s, "FFFF")
     s = play(play(s, f"lay t{f}@{pos_of(s, 'PPPP')} shoot"), "flip")  # cast beats shoot
     s = play(play(s, f"discard t{f}"), "stop")
-    last = E.observe(s, 1)["last_fight"]
+    last = texts(E.observe(s, 1)["last_fight"])
     assert "1 flips: 0 won, 0 tied, 1 lost" in last[0]
     assert any("turned cast: loss" in line for line in last)
     assert any(f"seat 0 lost t{f} (Forest single)" in line for line in last)

@@ -10,6 +10,7 @@ import anyio
 import pytest
 from browser_helpers import launch_options, playwright_async, playwright_sync
 from http_helpers import HttpServer, held, play_seat, running, streamable
+from jsonpath import arr
 from replay_helpers import play_on, start_two_clients
 
 from cogs_arena.engines import get_engine
@@ -35,7 +36,7 @@ def _hand_at(transcript: Path, step: int, seat: int) -> list[str]:
     transitions = [e for e in events if isinstance(e, Transition)]
     for event in transitions[:step]:
         state = apply_transition(engine, state, event)
-    return [f">{tile}<" for tile, _ in engine.observe(state, seat)["hand"]]
+    return [f">{tile}<" for tile, _ in map(arr, arr(engine.observe(state, seat)["hand"]))]
 
 
 def test_replay_page_steps_and_switches_perspective(tmp_path: Path) -> None:

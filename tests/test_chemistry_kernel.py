@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from jsonpath import JSON, arr, at, edit, text
+
 from cogs_arena.engines.chemistry.bots import courier_order, freeloader_order
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
 from cogs_arena.engines.chemistry.moves import Order
@@ -138,12 +140,12 @@ def test_idle_waits() -> None:
 # ---- bots -------------------------------------------------------------------------------------
 
 
-def _view(stocks: dict[str, tuple[int, int]], charges: dict[str, int]) -> dict[str, object]:
+def _view(stocks: dict[str, tuple[int, int]], charges: dict[str, int]) -> dict[str, JSON]:
     s = ENGINE.new_game(ENGINE.ruleset({"variant": "three-cycles"}), 1)
     view = ENGINE.observe(s, 0)
-    for v in view["vats"]:
-        v["stock"] = list(stocks[v["name"]])
-        v["charge"] = charges[v["name"]]
+    for v in map(edit, arr(view["vats"])):
+        v["stock"] = list(stocks[text(v["name"])])
+        v["charge"] = charges[text(v["name"])]
     return view
 
 
@@ -171,7 +173,7 @@ def test_courier_lanes_fixed_then_by_need() -> None:
 def test_courier_spares_in_two_cycles_tie_on_charge() -> None:
     s = ENGINE.new_game(ENGINE.ruleset({"variant": "two-cycles"}), 1)
     view = ENGINE.observe(s, 0)
-    view["vats"][1]["charge"] = 1
+    edit(at(view, "vats", 1))["charge"] = 1
     orders = [courier_order(view, seat) for seat in range(8)]
     assert orders[4:] == [
         "supply spark beryl",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from jsonpath import at
 
 from cogs_arena.engines import IllegalMove, MalformedMove
 from cogs_arena.engines.chemistry.engine import ChemistryEngine
@@ -130,7 +131,7 @@ def test_say_is_public_next_shift_and_notes_are_private_and_kept() -> None:
     moves[2] = Order("forage", None, 0, "meet at amber", "secret plan")
     s = ENGINE.apply_batch(s, moves)
     view = ENGINE.observe(s, 5)
-    assert view["orders"][2] == {
+    assert at(view, "orders", 2) == {
         "seat": 2,
         "alias": "Cinder",
         "order": "forage amber",
@@ -139,14 +140,14 @@ def test_say_is_public_next_shift_and_notes_are_private_and_kept() -> None:
     assert view["notes"] == "" and "secret plan" not in ENGINE.render(view)
     assert ENGINE.observe(s, 2)["notes"] == "secret plan"
     assert "secret plan" not in str(ENGINE.spectate(s, full=False))
-    assert ENGINE.spectate(s, full=True)["all_notes"]["Cinder"] == "secret plan"
+    assert at(ENGINE.spectate(s, full=True), "all_notes", "Cinder") == "secret plan"
     assert "notes" not in (ENGINE.visible_move_text(moves[2], 2, 5) or "")
     assert "secret plan" in (ENGINE.visible_move_text(moves[2], 2, 2) or "")
     assert "secret plan" not in (ENGINE.visible_move_text(moves[2], 2, None) or "")
     # Omitting notes keeps them; a say lasts one shift.
     s = ENGINE.apply_batch(s, {i: Order("idle") for i in range(8)})
     assert ENGINE.observe(s, 2)["notes"] == "secret plan"
-    assert ENGINE.observe(s, 5)["orders"][2]["say"] == ""
+    assert at(ENGINE.observe(s, 5), "orders", 2, "say") == ""
 
 
 def test_apply_batch_needs_every_seat() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonpath import at, obj
 from mcp import Client
 from mcp_helpers import call
 
@@ -225,9 +226,9 @@ def test_hidden_information_stays_hidden() -> None:
     blob = json.dumps(view) + ENGINE.render(view)
     assert "secret-1" in blob
     assert not any(f"secret-{s}" in blob for s in range(8) if s != 1)
-    assert view["report"]["own_cog"]["seat"] == 1
+    assert at(view, "report", "own_cog", "seat") == 1
     spectator = ENGINE.spectate(state, full=False)
-    assert "own_cog" not in spectator["report"]
+    assert "own_cog" not in obj(spectator["report"])
     assert "secret" not in json.dumps(spectator)
     assert "hello from 5" in blob, "say lines are public once the shift has resolved"
 
@@ -247,7 +248,7 @@ def test_trips_survive_json_and_keep_play_deterministic() -> None:
     del data["report"]["trips"]
     old = ENGINE.state_from_json(data)
     assert old.report is not None and old.report.trips == ()
-    assert ENGINE.observe(old, 0)["report"]["own_cog"] is None
+    assert at(ENGINE.observe(old, 0), "report", "own_cog") is None
     assert "Your cog" not in ENGINE.render(ENGINE.observe(old, 0))
 
 

@@ -39,7 +39,7 @@ def chem_rules(overrides: Mapping[str, JSON] | None = None) -> ChemistryRuleset:
 IDLE = [Order("idle")] * 8
 
 
-def opening(**overrides: object) -> ChemState:
+def opening(**overrides: JSON) -> ChemState:
     return ENGINE.new_game(ENGINE.ruleset(overrides), 1)
 
 
@@ -153,7 +153,7 @@ def test_cogs_and_food_do_not_block_emission() -> None:
 
 
 def test_ground_cap_counts_the_whole_floor() -> None:
-    rs_cap = {"variant": "three-cycles", "vent_ground_cap": 2}
+    rs_cap: dict[str, JSON] = {"variant": "three-cycles", "vent_ground_cap": 2}
     far = ((cell(10, 15), 0), (cell(11, 15), 0))
     s = replace(opening(**rs_cap), molecules=far)
     assert sum(1 for _, sp in run(s, 8).molecules if sp == 0) == 2

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from jsonpath import arr
 from replay_helpers import PlayedGame, play_on, start_two_clients
 
 from cogs_arena.engines import get_engine
@@ -95,7 +96,7 @@ def test_a_seat_picture_shows_its_own_hand_only(blending: Any) -> None:
     engine = get_engine("blending")
     checked = 0
     for k, state in enumerate(_states(events)):
-        hand = [f">{tile}<" for tile, _ in engine.observe(state, 0)["hand"]]
+        hand = [f">{tile}<" for tile, _ in map(arr, arr(engine.observe(state, 0)["hand"]))]
         pictures = book.steps[k].pictures
         assert all(label in pictures[0] for label in hand), k
         assert not any(label in pictures[1] for label in hand), k

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from jsonpath import JSON
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.influence.engine import InfluenceEngine
@@ -45,12 +46,12 @@ def test_bot_reinforcements_are_whole_legal_allocations() -> None:
 
 
 def test_greedy_takes_the_best_capture_and_ends_when_nothing_pays() -> None:
-    spec = {"cells": "rhombus:4", "init": {"1,1": 6, "1,2": -5, "2,1": -2, "3,3": -1}}
+    spec: JSON = {"cells": "rhombus:4", "init": {"1,1": 6, "1,2": -5, "2,1": -2, "3,3": -1}}
     state = E.new_game(E.ruleset({"map": spec}), 0)
     greedy = E.bots()["greedy"]
     text = greedy(E.observe(state, 0), E.legal_moves(state, 0), Stream(0, "g"))
     assert text == "1,1>1,2"  # killing the strong enemy cell beats the weak one and empties
     own_ones = {key: 1 for key in ["0,0", "0,1", "1,0", "2,1", "2,2"]}
-    weak = {"cells": "rhombus:4", "init": {"1,1": 2, "1,2": -5, "0,2": -1, **own_ones}}
+    weak: JSON = {"cells": "rhombus:4", "init": {"1,1": 2, "1,2": -5, "0,2": -1, **own_ones}}
     state = E.new_game(E.ruleset({"map": weak}), 0)
     assert greedy(E.observe(state, 0), E.legal_moves(state, 0), Stream(0, "g")) == "end"

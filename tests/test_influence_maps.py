@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from jsonpath import JSON, arr
 
 from cogs_arena.engines import IllegalMove, InvalidRuleset, get_engine
 from cogs_arena.engines.influence.engine import InfluenceEngine
@@ -56,9 +57,10 @@ def test_walls_are_not_counted_or_reinforceable() -> None:
     assert view["area"] == {"White": 1, "Black": 2}
     assert view["value"] == {"White": 10, "Black": 11}
     assert view["origin"] == [0, 0]
-    walls = {(k, m) for k, row in enumerate(view["grid"]) for m, v in enumerate(row) if v is None}
+    grid = [arr(row) for row in arr(view["grid"])]
+    walls = {(k, m) for k, row in enumerate(grid) for m, v in enumerate(row) if v is None}
     assert walls == HOLE
-    assert view["grid"][1][1] == 10 and view["grid"][3][5] == -9
+    assert grid[1][1] == 10 and grid[3][5] == -9
     reinforcing = E.apply(state, 0, E.parse_move(state, 0, "end"))
     assert reinforcing.phase == "reinforce"
     with pytest.raises(IllegalMove, match="wall"):
@@ -66,11 +68,11 @@ def test_walls_are_not_counted_or_reinforceable() -> None:
 
 
 def test_rhombus_shorthand_and_holes_anywhere() -> None:
-    spec = {"cells": "rhombus:3", "init": {"0,0": 2, "2,2": -2}}
+    spec: JSON = {"cells": "rhombus:3", "init": {"0,0": 2, "2,2": -2}}
     state = E.new_game(E.ruleset({"map": spec}), 0)
     assert len(state.board.cells) == 9 and state.board.walls == ()
     # No connectivity requirement (I6): two islands are a valid map.
-    islands = {"cells": [[0, 0], [0, 1], [5, 5], [5, 6]], "init": {"0,0": 3, "5,5": -3}}
+    islands: JSON = {"cells": [[0, 0], [0, 1], [5, 5], [5, 6]], "init": {"0,0": 3, "5,5": -3}}
     state = E.new_game(E.ruleset({"map": islands}), 0)
     assert len(state.board.walls) == 6 * 7 - 4  # rows 0..5, cols 0..6
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 
 import pytest
+from jsonpath import JSON, arr, ints
 
 from cogs_arena.engines import MalformedMove, get_engine
 from cogs_arena.engines.influence.engine import InfluenceEngine
@@ -88,17 +89,18 @@ def test_json_form_round_trips(text: str) -> None:
 
 
 def test_json_form_variants_and_errors() -> None:
-    attack = {"kind": "attack", "from": "9,1", "to": [8, 1]}
+    attack: JSON = {"kind": "attack", "from": "9,1", "to": [8, 1]}
     assert E.move_text(E.move_from_json(START, 0, attack)) == "9,1>8,1"
     assert E.move_text(E.move_from_json(START, 0, "end")) == "end"
-    alloc = {"kind": "reinforce", "cells": [[9, 1, 2]]}
+    alloc: JSON = {"kind": "reinforce", "cells": [[9, 1, 2]]}
     assert E.move_text(E.move_from_json(START, 0, alloc)) == "+9,1:2"
-    for bad in [
+    bads: list[JSON] = [
         {"kind": "fly"},
         {"kind": "attack", "from": [9], "to": [8, 1]},
         {"kind": "reinforce", "cells": {"9,1": -1}},
         [1, 2],
-    ]:
+    ]
+    for bad in bads:
         with pytest.raises(MalformedMove):
             E.move_from_json(START, 0, bad)
 
@@ -116,7 +118,7 @@ def test_state_json_round_trip_mid_game() -> None:
 
 
 def test_state_json_round_trip_custom_map_and_finished_game() -> None:
-    spec = {"cells": "rhombus:4", "big": [[0, 0]], "init": {"0,0": 12, "3,3": -1}}
+    spec: JSON = {"cells": "rhombus:4", "big": [[0, 0]], "init": {"0,0": 12, "3,3": -1}}
     state = E.new_game(E.ruleset({"map": spec, "max_turns": 9}), 0)
     over = E.settle(state, "deadline")
     for s in (state, over):
@@ -127,13 +129,30 @@ def test_state_json_round_trip_custom_map_and_finished_game() -> None:
 
 def test_state_from_json_rejects_a_corrupt_state() -> None:
     data = E.state_to_json(START)
-    for key, value in [("values", [0] * 3), ("phase", "dance"), ("mover", 2), ("turn", 0)]:
+    corrupt: list[tuple[str, JSON]] = [
+        ("values", [0] * 3),
+        ("phase", "dance"),
+        ("mover", 2),
+        ("turn", 0),
+    ]
+    for key, value in corrupt:
         with pytest.raises(ValueError):
             E.state_from_json({**data, key: value})
     values = list(START.values)
     values[0] = 9
     with pytest.raises(ValueError):
         E.state_from_json({**data, "values": values})
+
+
+def test_state_from_json_refuses_a_winner_that_is_no_seat() -> None:
+    """JSON's `true` and `1.0` equal seat 1 in Python (a bool is an int) but are no seat: the
+    loader refuses them, and still takes 0, 1 and null."""
+    over = E.state_to_json(E.settle(START, "deadline"))
+    for winner in (True, False, 1.0, 0.0, "1", 2):
+        with pytest.raises(ValueError, match="winner must be 0, 1 or null"):
+            E.state_from_json({**over, "winner": winner})
+    for seat in (0, 1, None):
+        assert E.state_from_json({**over, "winner": seat}).winner == seat
 
 
 def test_digest_changes_with_the_state_and_not_with_the_seed() -> None:
@@ -147,9 +166,10 @@ def test_observation_holds_the_whole_board_and_the_legal_attacks() -> None:
     json.dumps(view)
     assert view["you"] == "White" and view["to_move"] == "White" and view["phase"] == "attack"
     assert view["origin"] == [0, 0]
-    assert view["grid"][9][1] == 5 and view["grid"][1][9] == -7
-    assert [len(row) for row in view["grid"]] == [11] * 11
-    assert sum(1 for row in view["grid"] for v in row if v) == 2
+    grid = [ints(row) for row in arr(view["grid"])]
+    assert grid[9][1] == 5 and grid[1][9] == -7
+    assert [len(row) for row in grid] == [11] * 11
+    assert sum(1 for row in grid for v in row if v) == 2
     assert view["area"] == {"White": 1, "Black": 1}
     assert view["value"] == {"White": 5, "Black": 7}
     expected = [m.notation for m in E.legal_moves(START, 0).moves if m.kind == "attack"]
@@ -163,7 +183,7 @@ def test_observation_holds_the_whole_board_and_the_legal_attacks() -> None:
 
 
 def test_render_draws_an_offset_hex_board() -> None:
-    spec = {
+    spec: JSON = {
         "cells": [[r, c] for r in range(3) for c in range(3) if (r, c) != (1, 1)],
         "big": [[0, 0]],
         "init": {"0,0": 12, "2,2": -7, "2,0": 3},
@@ -196,7 +216,7 @@ def test_render_reinforce_phase_and_game_over() -> None:
 
 
 def test_render_says_when_points_exceed_the_room_below_caps() -> None:
-    spec = {"cells": "rhombus:4", "init": {"1,1": 8, "1,2": 7, "0,0": 8, "3,3": -1}}
+    spec: JSON = {"cells": "rhombus:4", "init": {"1,1": 8, "1,2": 7, "0,0": 8, "3,3": -1}}
     state = E.new_game(E.ruleset({"map": spec}), 0)
     reinforcing = E.apply(state, 0, E.parse_move(state, 0, "end"))
     view = E.observe(reinforcing, 0)

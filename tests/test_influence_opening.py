@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from jsonpath import JSON, at
 
 from cogs_arena.engines import InvalidRuleset, get_engine
 from cogs_arena.engines.influence.board import (
@@ -132,7 +133,7 @@ def test_a_seeded_state_round_trips_and_needs_its_seed() -> None:
     without a seed (or a default one with a seed) is refused."""
     state = E.new_game(SEEDED, "s-3")
     data = E.state_to_json(state)
-    assert data["seed"] == "s-3" and data["ruleset"]["opening"] == "seeded"
+    assert data["seed"] == "s-3" and at(data, "ruleset", "opening") == "seeded"
     restored = E.state_from_json(data)
     assert restored.board is state.board and E.digest(restored) == E.digest(state)
     with pytest.raises(ValueError, match="seeded opening needs"):
@@ -144,7 +145,7 @@ def test_a_seeded_state_round_trips_and_needs_its_seed() -> None:
 
 def test_a_seeded_opening_with_a_map_is_refused() -> None:
     """A custom map and a drawn map contradict each other: refused, naming both."""
-    spec = {"cells": "rhombus:3", "init": {"0,0": 2, "2,2": -2}}
+    spec: JSON = {"cells": "rhombus:3", "init": {"0,0": 2, "2,2": -2}}
     with pytest.raises(InvalidRuleset, match='opening "seeded" draws its own map'):
         E.ruleset({"opening": "seeded", "map": spec})
     with pytest.raises(InvalidRuleset, match="opening"):

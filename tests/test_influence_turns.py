@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonpath import JSON, at, obj
 from mcp import Client
 from mcp_helpers import call
 
@@ -32,7 +33,7 @@ Cell = tuple[int, int]
 
 
 def setup(init: Mapping[Cell, int], cells: str = "rhombus:5") -> InfluenceState:
-    spec = {"cells": cells, "init": {f"{r},{c}": v for (r, c), v in init.items()}}
+    spec: JSON = {"cells": cells, "init": {f"{r},{c}": v for (r, c), v in init.items()}}
     return E.new_game(E.ruleset({"map": spec}), 0)
 
 
@@ -83,7 +84,7 @@ def test_last_turn_lists_captures_repels_and_reinforcements() -> None:
     assert f"reinforced {E.move_text(reinforce)}" in text
     # Black sees White's turn; White's turn had no attacks.
     black_view = E.observe(state, 1)
-    assert black_view["last_turn"]["seat"] == "White"
+    assert at(black_view, "last_turn", "seat") == "White"
     assert "White's last turn (turn 1): no attacks; reinforced +2,2:2" in E.render(black_view)
     assert round_trip(state) == state
 
@@ -92,7 +93,7 @@ def test_emptied_target() -> None:
     state = replace(setup({(2, 2): 4, (4, 0): 1, (1, 1): -4, (4, 4): -3}), mover=1)
     state = play(state, 1, "1,1>2,2", "end")
     state = E.apply(state, 1, E.default_move(state, 1))
-    last = E.observe(state, 0)["last_turn"]
+    last = obj(E.observe(state, 0)["last_turn"])
     assert attack_dicts(last)[0]["result"] == "emptied"
     assert last["captured"] == []
     assert "1,1>2,2 emptied 2,2 (was yours, 4)" in E.render(E.observe(state, 0))
@@ -102,7 +103,7 @@ def test_points_lost_at_the_caps_are_reported() -> None:
     state = setup({(2, 2): 8, (2, 3): 8, (4, 4): -1})
     state = play(state, 0, "end")  # every White cell capped: the phase is skipped, 2 points lost
     assert state.mover == 1
-    last = E.observe(state, 1)["last_turn"]
+    last = obj(E.observe(state, 1)["last_turn"])
     assert last["points_lost"] == 2 and last["reinforced"] == {}
     assert "2 point(s) lost" in E.render(E.observe(state, 1))
 
@@ -111,7 +112,7 @@ def test_elimination_closes_the_winners_turn() -> None:
     state = setup({(2, 2): 5, (2, 3): -2})
     state = play(state, 0, "2,2>2,3")
     assert state.phase == "over"
-    last = E.observe(state, 1)["last_turn"]
+    last = obj(E.observe(state, 1)["last_turn"])
     assert attack_dicts(last)[0]["result"] == "captured"
     assert "White's last turn (turn 1): 2,2>2,3 captured 2,3 (was yours, 2) at 3" in E.render(
         E.observe(state, 1)
@@ -127,9 +128,9 @@ def test_views_are_symmetric_and_spectators_see_the_latest_turn() -> None:
         state = E.apply(state, seat, E.parse_move(state, seat, text))
         restored = round_trip(state)
         assert restored == state and E.digest(restored) == E.digest(state)
-    white, black = E.observe(state, 0)["last_turn"], E.observe(state, 1)["last_turn"]
+    white, black = obj(E.observe(state, 0)["last_turn"]), obj(E.observe(state, 1)["last_turn"])
     assert white["seat"] == "Black" and black["seat"] == "White"
-    latest = E.spectate(state, full=False)["last_turn"]
+    latest = obj(E.spectate(state, full=False)["last_turn"])
     assert latest in (white, black)
     older = white if latest == black else black
     assert (latest["turn"], latest["seat"] == "Black") >= (

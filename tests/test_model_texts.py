@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonpath import objs
 from mcp import Client
 from mcp_helpers import call, text_of
 from territory_helpers import arrange
@@ -217,7 +218,7 @@ def test_territory_counts_razes_of_own_walls_apart() -> None:
     moves[0] = engine.parse_move(state, 0, "raze 5,1")
     moves[1] = engine.parse_move(state, 1, "raze 5,-2")
     after = engine.apply_batch(state, moves)
-    seats = engine.observe(after, 2)["seats"]
+    seats = objs(engine.observe(after, 2)["seats"])
     assert (seats[0]["razes"], seats[0]["ownRazes"]) == (1, 1)
     assert (seats[1]["razes"], seats[1]["ownRazes"]) == (1, 0)
     lines = engine.render(engine.observe(after, 2)).splitlines()

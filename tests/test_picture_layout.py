@@ -9,6 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from jsonpath import arr, ints, num, obj, objs
+
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.positions import EXAMPLE_BOTS, example, position
 from cogs_arena.engines.svg import CHAR_WIDTH
@@ -117,7 +119,7 @@ def test_influence_draws_white_blue_and_black_red() -> None:
     labels = {t.text: t for t in _elements(svg, "text")}
     assert "White cell (blue), with its strength" in labels
     tiles = [p.attrib["fill"] for p in _elements(svg, "polygon") if p.attrib["fill"] != "none"]
-    values = [v for row in view["grid"] for v in row if v is not None]
+    values = [num(v) for row in arr(view["grid"]) for v in arr(row) if v is not None]
     blue = [c for c in tiles if _rgb(c)[2] > _rgb(c)[0] + 60]
     red = [c for c in tiles if _rgb(c)[0] > _rgb(c)[2] + 60]
     assert len(blue) == sum(1 for v in values if v > 0)
@@ -133,10 +135,10 @@ def test_a_finished_influence_game_shows_the_attacks_that_won_it() -> None:
     winner = _winner(engine, state)
     views = [engine.observe(state, winner), engine.observe(state, 1 - winner)]
     views.append(engine.spectate(state, full=False))
-    last = [v["last_turn"] for v in views]
+    last = [obj(v["last_turn"]) for v in views]
     assert last[0] == last[1] == last[2]
     assert last[0]["seat"] == views[0]["you"], "the turn that ended the game is the winner's"
-    attacks = len(last[0]["attacks"])
+    attacks = len(arr(last[0]["attacks"]))
     assert attacks > 0
     svg = engine.picture(views[0])
     arrows = [e for e in _elements(svg, "line") if "marker-end" in e.attrib]
@@ -154,7 +156,7 @@ def test_blending_draws_each_guardians_estate() -> None:
     svg = engine.picture(view)
     dashed = [r for r in _elements(svg, "rect") if r.attrib.get("stroke-dasharray") == "6,3"]
     estates = dashed[:-1]  # the last is the legend's
-    assert len(estates) == len(view["guardians"])
+    assert len(estates) == len(arr(view["guardians"]))
     sides = {round(float(r.attrib["width"])) for r in estates}
     assert len(sides) == 1
     assert "a guardian's estate: the 3x3 it guards" in svg
@@ -165,8 +167,8 @@ def test_a_hero_on_a_guardians_square_leaves_the_guardian_visible() -> None:
     no hero's disc covers the guardian's name."""
     engine = get_engine("blending")
     view = engine.observe(example(engine), 0)
-    heroes = {tuple(p["hero"]) for p in view["players"]}
-    shared = [g["id"] for g in view["guardians"] if tuple(g["at"]) in heroes]
+    heroes = {tuple(ints(p["hero"])) for p in objs(view["players"])}
+    shared = [g["id"] for g in objs(view["guardians"]) if tuple(ints(g["at"])) in heroes]
     assert len(shared) >= 2, "the example puts heroes on guardians"
     svg = engine.picture(view)
     names = [t for t in _elements(svg, "text") if t.text in shared]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonpath import arr, objs
 
 from cogs_arena.engines import get_engine
 from cogs_arena.engines.positions import EXAMPLE_BOTS, example
@@ -129,9 +130,11 @@ def test_blending_seat_picture_holds_no_rival_hand() -> None:
     full = engine.spectate(state, full=True)
     mine = engine.observe(state, 0)
     public = set(re.findall(r"\bt\d+\b", str({k: v for k, v in mine.items() if k != "hand"})))
-    rivals = {t[0] for p in full["players"] if p["seat"] != 0 for t in p.get("hand", [])} - public
+    rivals = {
+        arr(t)[0] for p in objs(full["players"]) if p["seat"] != 0 for t in arr(p.get("hand", []))
+    } - public
     assert rivals, "the position must leave tiles in rivals' hands"
-    own = {t[0] for t in mine["hand"]}
+    own = {arr(t)[0] for t in arr(mine["hand"])}
     seat_svg = engine.picture(mine)
     assert own <= _tile_names(seat_svg), "the seat's own hand is drawn"
     assert not rivals & _tile_names(seat_svg), "a rival's hand tile is in seat 0's picture"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from jsonpath import at, num, obj
 from territory_helpers import arrange
 
 from cogs_arena.engines import IllegalMove
@@ -112,7 +113,7 @@ def test_rooms_opens_the_string_first_gap_for_each_hearth(alias: str, seed: int 
     # In play: the gap is open and in the seat's reach at distance 2 (cost 6) from its hearth.
     state = game(seed, map="rooms")
     assert state.tiles[j] == WALL
-    assert E.legal_moves(state, seat).hints["reach"][gap] == 6
+    assert at(E.legal_moves(state, seat).hints, "reach", gap) == 6
     assert f"claim {gap}" in [m.notation for m in E.legal_moves(state, seat).moves]
 
 
@@ -147,8 +148,8 @@ def _homeless(**rules: Any) -> TerritoryState:
 def test_reclaiming_a_freed_hearth_costs_two_in_every_mode(rules: dict[str, str]) -> None:
     s = _homeless(**rules)
     hints = E.legal_moves(s, SABLE).hints
-    assert hints["reach"]["5,0"] == 2
-    assert E.observe(s, SABLE)["reach"]["5,0"] == 2
+    assert at(hints, "reach", "5,0") == 2
+    assert at(E.observe(s, SABLE), "reach", "5,0") == 2
     entries = [m for m in E.legal_moves(s, SABLE).moves if m.notation == "claim 5,0"]
     assert len(entries) == 1 and entries[0].kind == "claim"
     assert "distance 0, cost 2" in entries[0].description
@@ -162,7 +163,7 @@ def test_reclaiming_a_freed_hearth_costs_two_in_every_mode(rules: dict[str, str]
 
 def test_every_reach_entry_costs_what_validate_and_apply_charge() -> None:
     s = _homeless()
-    reach: dict[str, int] = E.legal_moves(s, SABLE).hints["reach"]
+    reach = {k: num(v) for k, v in obj(E.legal_moves(s, SABLE).hints["reach"]).items()}
     assert reach["5,0"] == 2 and reach["4,0"] == 4 and reach["3,0"] == 6
     for key, cost in reach.items():
         after = play(s, {SABLE: f"claim {key}"})
@@ -180,10 +181,10 @@ def test_distance_zero_with_other_claims_is_priced_from_the_hearth() -> None:
 
 def test_a_cracked_freed_hearth_is_claimable_at_two_and_rubble_is_not() -> None:
     cracked = arrange(_homeless(), tiles={"5,0": CRACKED})
-    assert E.legal_moves(cracked, SABLE).hints["reach"]["5,0"] == 2
+    assert at(E.legal_moves(cracked, SABLE).hints, "reach", "5,0") == 2
     assert play(cracked, {SABLE: "claim 5,0"}).seats[SABLE].paint == 10
     rubble = arrange(_homeless(), tiles={"5,0": RUBBLE})
-    assert "5,0" not in E.legal_moves(rubble, SABLE).hints["reach"]
+    assert "5,0" not in obj(E.legal_moves(rubble, SABLE).hints["reach"])
     with pytest.raises(IllegalMove):
         E.validate(rubble, SABLE, E.parse_move(rubble, SABLE, "claim 5,0"))
 
@@ -200,8 +201,8 @@ def test_the_hearth_claim_leaves_the_menu_when_unaffordable() -> None:
 
 def test_a_seat_that_owns_tiles_has_no_distance_zero_claims() -> None:
     s = game()
-    reach = E.legal_moves(s, SABLE).hints["reach"]
-    assert "5,0" not in reach and min(reach.values()) == 4
+    reach = obj(E.legal_moves(s, SABLE).hints["reach"])
+    assert "5,0" not in reach and min(map(num, reach.values())) == 4
 
 
 def test_t6_raze_and_reclaim_of_a_hearth_held_by_another_seat() -> None:
@@ -247,7 +248,7 @@ def _leader_position(paint: int = 30, turn: int = 5) -> TerritoryState:
 
 def test_raider_breaks_ties_by_tile_key_not_cost_or_board_order() -> None:
     s = _leader_position()
-    raze = E.legal_moves(s, SABLE).hints["razeReach"]
+    raze = obj(E.legal_moves(s, SABLE).hints["razeReach"])
     assert raze["-1,5"] == 10 and raze["-4,3"] == 5
     orders = _raider(s)
     assert _razes(orders) == ["raze -1,5"]
@@ -274,7 +275,7 @@ def test_raider_ignores_tiles_below_effective_yield_three() -> None:
         score={OCHRE: 50},
         turn=5,
     )
-    raze = E.legal_moves(s, SABLE).hints["razeReach"]
+    raze = obj(E.legal_moves(s, SABLE).hints["razeReach"])
     assert "0,-1" in raze and "0,-2" in raze
     assert _razes(_raider(s)) == []
     # Make 0,-1 a wall again (effYield 3) and it becomes the target.
@@ -291,7 +292,7 @@ def test_raider_targets_the_leader_ties_to_the_lower_seat() -> None:
         score={OCHRE: 40, VERDANT: 40},
         turn=5,
     )
-    raze = E.legal_moves(s, SABLE).hints["razeReach"]
+    raze = obj(E.legal_moves(s, SABLE).hints["razeReach"])
     assert "-4,3" in raze and "-1,1" in raze
     assert _razes(_raider(s)) == ["raze -4,3"]
     # The leader has nothing worth razing in reach: no raze against anyone else either.

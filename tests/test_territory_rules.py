@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from jsonpath import at, obj
 from territory_helpers import arrange
 
 from cogs_arena.engines import GameOver, IllegalMove, NotYourTurn
@@ -63,9 +64,9 @@ def test_start_position() -> None:
 def test_claim_cost_is_two_plus_two_d_and_reach_is_two() -> None:
     s = game()
     menu = E.legal_moves(s, SABLE)
-    assert menu.hints["reach"]["4,0"] == 4
-    assert menu.hints["reach"]["3,0"] == 6
-    assert "2,0" not in menu.hints["reach"]
+    assert at(menu.hints, "reach", "4,0") == 4
+    assert at(menu.hints, "reach", "3,0") == 6
+    assert "2,0" not in obj(menu.hints["reach"])
     assert "is 3 from your nearest owned tile" in reject_reason(s, SABLE, "claim 2,0")
     after = play(s, {SABLE: "claim 4,0; claim 3,0"})
     hearth_income = yield_of(s, "5,0")
@@ -81,7 +82,7 @@ def test_same_turn_claims_do_not_extend_reach() -> None:
 
 def test_a_seat_owning_nothing_projects_from_its_hearth_coordinate() -> None:
     s = arrange(game(), owner={"5,0": -1}, tiles={"5,0": 2})
-    assert E.legal_moves(s, SABLE).hints["reach"]["4,0"] == 4
+    assert at(E.legal_moves(s, SABLE).hints, "reach", "4,0") == 4
     after = play(s, {SABLE: "claim 4,0"})
     assert owner_of(after, "4,0") == SABLE
 
@@ -216,7 +217,7 @@ def test_two_razes_make_rubble_and_rubble_is_dead() -> None:
     after = play(s, {SABLE: "raze 4,0", OCHRE: "raze 4,0"})
     assert tile_state(after, "4,0") == 2
     assert "rubble" in reject_reason(after, SABLE, "claim 4,0")
-    assert "4,0" not in E.legal_moves(after, SABLE).hints["razeReach"]
+    assert "4,0" not in obj(E.legal_moves(after, SABLE).hints["razeReach"])
     # T7: one seat's two razes on one tile also make rubble.
     solo = play(s, {SABLE: "raze 3,0; raze 3,0"})
     assert tile_state(solo, "3,0") == 2
@@ -225,13 +226,13 @@ def test_two_razes_make_rubble_and_rubble_is_dead() -> None:
 
 def test_raze_surcharge_near_a_living_hearth() -> None:
     s = arrange(game(), owner={"5,-1": SABLE}, turn=4, paint={SABLE: 30})
-    reach = E.legal_moves(s, SABLE).hints["razeReach"]
+    reach = obj(E.legal_moves(s, SABLE).hints["razeReach"])
     assert reach["5,-2"] == 10  # next to Ochre's hearth 5,-3
     assert reach["5,-3"] == 10  # Ochre's hearth itself
     assert reach["4,0"] == 5  # Sable's own ring is not surcharged
     assert reach["4,-1"] == 5
     dead = arrange(s, life={OCHRE: ELIMINATED})
-    assert E.legal_moves(dead, SABLE).hints["razeReach"]["5,-2"] == 5
+    assert at(E.legal_moves(dead, SABLE).hints, "razeReach", "5,-2") == 5
     after = play(s, {SABLE: "raze 5,-2"})
     assert after.reports[SABLE].spent == 10
 

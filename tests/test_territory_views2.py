@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonpath import at, obj, objs, text
 from mcp import Client
 from territory_helpers import arrange
 
@@ -61,15 +62,15 @@ def test_reach_detail_gives_cost_yield_and_distance_of_every_claim_target() -> N
     s = game()
     view = E.observe(s, SABLE)
     assert view["reachFields"] == ["cost", "yield", "distance", "contested"]
-    assert set(view["reachDetail"]) == set(view["reach"])
-    for key in view["reachDetail"]:
+    assert set(obj(view["reachDetail"])) == set(obj(view["reach"]))
+    for key in obj(view["reachDetail"]):
         x = detail(view, key)
-        assert x["cost"] == view["reach"][key] == 2 + 2 * x["distance"]
+        assert x["cost"] == at(view, "reach", key) == 2 + 2 * x["distance"]
         assert x["yield"] == row(view, key)["yield"]
     assert detail(view, "5,1") == {"cost": 4, "yield": 2, "distance": 1, "contested": ()}
     assert detail(view, "7,-1")["yield"] == 3 and detail(view, "7,-1")["cost"] == 6
     # Richest first, then nearest, then tile key.
-    assert list(view["reachDetail"])[:3] == ["7,-1", "5,1", "6,0"]
+    assert list(obj(view["reachDetail"]))[:3] == ["7,-1", "5,1", "6,0"]
     assert json.loads(json.dumps(view))["reachDetail"]["5,-1"] == [4, 0, 1, ["Ochre"]]
     text = E.render(view)
     assert "5,1 c4 y2" in text and "7,-1 c6 y3" in text
@@ -92,8 +93,8 @@ def test_tiles_another_seat_reaches_are_marked_contested() -> None:
     assert "5,-1 c4 y0 vs Oc" in text and "3,2 c6 y0 vs As" in text
     assert "smears" in text
     menu = E.legal_moves(s, SABLE)
-    assert menu.hints["contested"]["5,-1"] == ["Ochre"]
-    assert "7,-1" not in menu.hints["contested"]
+    assert at(menu.hints, "contested", "5,-1") == ["Ochre"]
+    assert "7,-1" not in obj(menu.hints["contested"])
     assert "contested: Ochre" in entry(s, SABLE, "claim 5,-1") and "smear" in entry(
         s, SABLE, "claim 5,-1"
     )
@@ -117,7 +118,7 @@ def test_contested_marks_do_not_reveal_other_seats_paint() -> None:
 def test_the_sable_view_tracks_contests_as_ownership_changes() -> None:
     s = play(game(), {SABLE: "claim 5,1", OCHRE: "claim 5,-2"})
     view = E.observe(s, SABLE)
-    assert "5,-2" not in view["reachDetail"]  # Ochre owns it now
+    assert "5,-2" not in obj(view["reachDetail"])  # Ochre owns it now
     # Ochre's reach grew from 5,-2: 4,0 is within 2 of it now.
     assert detail(view, "4,0")["contested"] == ("Ochre",)
 
@@ -132,7 +133,7 @@ def test_razing_your_own_wall_shows_its_salvage() -> None:
     # Every own tile in raze reach, with what razing it pays: a cracked tile pays nothing (only
     # the first raze of a wall does), nor does a yield-0 wall (the hearth 5,0).
     assert view["razeSalvage"] == {"5,0": 0, "5,1": 8, "7,-1": 0}
-    assert set(view["razeSalvage"]) <= set(view["razeReach"])
+    assert set(obj(view["razeSalvage"])) <= set(obj(view["razeReach"]))
     assert "salvage 8" in entry(s, SABLE, "raze 5,1")
     assert "no salvage" in entry(s, SABLE, "raze 7,-1")
     assert "salvage" not in entry(s, SABLE, "raze 6,-2")
@@ -144,7 +145,7 @@ def test_razing_your_own_wall_shows_its_salvage() -> None:
 
 def test_the_salvage_shown_is_the_salvage_paid() -> None:
     s = arrange(game(), owner={"5,1": SABLE}, turn=4)
-    shown = E.observe(s, SABLE)["razeSalvage"]["5,1"]
+    shown = at(E.observe(s, SABLE), "razeSalvage", "5,1")
     after = play(s, {SABLE: "raze 5,1"})
     assert after.reports[SABLE].salvage == shown == 8
 
@@ -205,10 +206,11 @@ def test_a_talk_line_cut_at_the_limit_says_so() -> None:
     s = game()
     long = "word " * 60  # 300 characters
     queued = E.talk(s, SABLE, long, None)
-    line = E.observe(queued, SABLE)["queuedTalk"][0]
-    assert line["cut"] is True and len(line["text"]) == 200 and line["text"].endswith("…")
+    line = obj(at(E.observe(queued, SABLE), "queuedTalk", 0))
+    said = text(line["text"])
+    assert line["cut"] is True and len(said) == 200 and said.endswith("…")
     assert "(cut at 200 characters)" in E.render(E.observe(queued, SABLE))
-    short = E.observe(E.talk(s, SABLE, "hello", None), SABLE)["queuedTalk"][0]
+    short = obj(at(E.observe(E.talk(s, SABLE, "hello", None), SABLE), "queuedTalk", 0))
     assert "cut" not in short
     # A submitted line: cut in the move, still cut after the text form round trip that the
     # host makes, and marked in every reader's inbox the next turn.
@@ -219,18 +221,18 @@ def test_a_talk_line_cut_at_the_limit_says_so() -> None:
     after = E.apply_batch(
         s, {seat: again if seat == SABLE else E.parse_move(s, seat, "hold") for seat in E.to_act(s)}
     )
-    inbox = E.observe(after, ASH)["inbox"]
+    inbox = objs(E.observe(after, ASH)["inbox"])
     assert inbox[0]["cut"] is True
     assert "(cut at 200 characters)" in E.render(E.observe(after, ASH))
     assert E.observe(after, OCHRE)["inbox"] == [], "a private line stays private"
-    assert E.spectate(after, full=True)["talk"][0]["cut"] is True
+    assert at(E.spectate(after, full=True), "talk", 0, "cut") is True
 
 
 def test_the_cut_follows_the_ruleset_limit() -> None:
     s = game(talk_chars=10)
-    line = E.observe(E.talk(s, SABLE, "abcdefghijklmnop", None), SABLE)["queuedTalk"][0]
+    line = at(E.observe(E.talk(s, SABLE, "abcdefghijklmnop", None), SABLE), "queuedTalk", 0)
     assert line == {"turn": 1, "from": "Sable", "to": None, "text": "abcdefghi…", "cut": True}
-    exact = E.observe(E.talk(s, SABLE, "abcdefghij", None), SABLE)["queuedTalk"][0]
+    exact = obj(at(E.observe(E.talk(s, SABLE, "abcdefghij", None), SABLE), "queuedTalk", 0))
     assert exact["text"] == "abcdefghij" and "cut" not in exact
     assert "(cut at 10 characters)" in E.render(
         E.observe(E.talk(s, SABLE, "abcdefghijklmnop", None), SABLE)
@@ -255,8 +257,8 @@ def test_after_the_game_the_view_is_the_final_ranking() -> None:
         assert gone not in view, gone
     assert view["toAct"] is False and view["over"] is True
     assert view["reason"] == "complete"
-    ranking = view["ranking"]
-    assert [x["alias"] for x in ranking] == view["result"]["details"]["displayOrder"]
+    ranking = objs(view["ranking"])
+    assert [x["alias"] for x in ranking] == at(view, "result", "details", "displayOrder")
     # Ash's hearth pays 3 a turn; Sable's 5,1 and 6,0 pay 2 each in turn 2; Ochre's hearth 1
     # a turn plus 5,-2's 1 in turn 2; Rose's hearth 1 a turn; the rest earn nothing.
     assert [(x["alias"], x["score"], x["rank"]) for x in ranking[:5]] == [
@@ -281,7 +283,7 @@ def test_after_the_game_the_view_is_the_final_ranking() -> None:
 def test_the_spectator_sees_the_final_ranking_too() -> None:
     s = finished()
     view = E.spectate(s, full=False)
-    assert view["ranking"][0]["alias"] == "Ash"
+    assert at(view, "ranking", 0, "alias") == "Ash"
     assert "Final ranking" in E.render(view)
     # While the game runs there is no ranking.
     assert "ranking" not in E.observe(game(), SABLE)
@@ -293,7 +295,7 @@ def test_an_eliminated_seat_is_ranked_with_its_frozen_score() -> None:
     s = arrange(s, life={ASH: ELIMINATED}, owner={"1,4": -1})
     s = play(play(play(s)))
     view = E.observe(s, ASH)
-    ash = next(x for x in view["ranking"] if x["alias"] == "Ash")
+    ash = next(x for x in objs(view["ranking"]) if x["alias"] == "Ash")
     assert ash["life"] == "eliminated" and view["rank"] == ash["rank"]
 
 

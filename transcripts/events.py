@@ -15,11 +15,13 @@ seed and moves give byte-identical lines once `wall` is removed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..engines.canonical import canonical_bytes
+from ..engines.protocol import JSON
 
 SCHEMA_VERSION = 2
 
@@ -241,6 +243,6 @@ def event_json(event: Event) -> str:
     )
 
 
-def view_digest(observation: dict[str, Any]) -> str:
+def view_digest(observation: Mapping[str, JSON]) -> str:
     """What a `view` event records of the observation a seat received; `replay` recomputes it."""
     return hashlib.sha256(canonical_bytes(observation)).hexdigest()[:32]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engines import AnyEngine, Outcome, get_engine
+from ..engines.protocol import JSON
 from .events import (
     Attempt,
     Batch,
@@ -76,7 +77,7 @@ def _short(digest: str) -> str:
     return digest[:12]
 
 
-def _json_equal(a: Any, b: Any) -> bool:
+def _json_equal(a: JSON, b: JSON) -> bool:
     # The footer went through JSON: compare in that form (tuples read back as lists).
     return bool(json.loads(json.dumps(a)) == json.loads(json.dumps(b)))
 

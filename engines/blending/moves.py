@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import MalformedMove
+from ..protocol import JSON
 from .tiles import KIND_NAME, LAND_LETTER, LAND_NAME
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
@@ -200,8 +201,8 @@ def parse(raw: str) -> Move:
     raise _bad(raw, "unknown verb or wrong arguments")
 
 
-def to_json(m: Move) -> dict[str, Any]:
-    out: dict[str, Any] = {"verb": m.verb}
+def to_json(m: Move) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"verb": m.verb}
     if m.verb == "walk":
         out["dir"] = m.dir
     if m.verb in ("place", "more", "pick", "discard", "bolster", "lay", "strike", "escape"):

@@ -12,8 +12,9 @@ still among the recent events.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from ..jsonread import at, edit, ints, num, objs
+from ..protocol import JSON
 from .board import cheb
 from .eras import rounds_shown
 from .eras.dispatch import era_view
@@ -22,9 +23,6 @@ from .memo import Memo
 from .scoring import breakdown
 from .state import State
 from .tiles import CLASS_HOME, CLASS_NAME, KIND_NAME, LAND_LETTER, face_text
-
-JSON = Any
-
 
 _TEXTS: Memo[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]] = Memo()
 _SQUARES: Memo[tuple[tuple[int, int, int], ...]] = Memo()
@@ -168,23 +166,24 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
     if seat is not None:
         out["hand"] = [_tile(t) for t in s.hands[seat]]
         if s.phase == "pick" and s.seat == seat:
-            out["pick"]["picked"] = [_tile(t) for t in s.picked]
+            edit(out["pick"])["picked"] = [_tile(t) for t in s.picked]
     return out
 
 
 def near_rival_guardians(v: Mapping[str, JSON], seat: int) -> list[Mapping[str, JSON]]:
-    hero = v["players"][seat]["hero"]
+    hero = ints(at(v, "players", seat, "hero"))
     return [
         g
-        for g in v["guardians"]
-        if g["owner"] != seat and cheb((g["at"][0], g["at"][1]), (hero[0], hero[1])) <= 1
+        for g in objs(v["guardians"])
+        if g["owner"] != seat
+        and cheb((num(at(g, "at", 0)), num(at(g, "at", 1))), (hero[0], hero[1])) <= 1
     ]
 
 
 def _guardians(s: State, names: tuple[str, ...], texts: tuple[str, ...]) -> list[JSON]:
     estates = s.rules.land == "estates"  # territories score patches, not 3x3 estates
     personal = s.rules.estate_blends == "personal"
-    out = []
+    out: list[JSON] = []
     for g in s.guardians:
         entry: dict[str, JSON] = {
             "id": f"G{g.gid}",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import IllegalMove, MalformedMove
+from ..protocol import JSON
 from .room import DROP, MOVE_E, MOVE_N, MOVE_S, MOVE_W, SPECIES, TAKE, VATS
 from .room import WAIT as WAIT_CODE
 from .ruleset import ChemistryRuleset
@@ -200,10 +201,10 @@ def parse_action(text: str) -> Action:
 # ---- JSON -----------------------------------------------------------------------------------
 
 
-def move_json(move: Move) -> dict[str, Any]:
+def move_json(move: Move) -> dict[str, JSON]:
     if isinstance(move, Action):
         return {"action": ACTION_TEXT[move.code]}
-    out: dict[str, Any] = {"job": move.job}
+    out: dict[str, JSON] = {"job": move.job}
     if move.molecule is not None:
         out["molecule"] = SPECIES[move.molecule]
     if move.reactor is not None:

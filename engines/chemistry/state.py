@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import JSON
 from .moves import Action, Move, Order, move_json, order_from_json
 from .ruleset import ChemistryRuleset
 
@@ -131,7 +132,7 @@ def _move_from_json(data: Any) -> Move | None:
     return order_from_json(data)
 
 
-def report_to_json(r: Report) -> dict[str, Any]:
+def report_to_json(r: Report) -> dict[str, JSON]:
     return {
         "first_tick": r.first_tick,
         "last_tick": r.last_tick,
@@ -173,7 +174,7 @@ def report_from_json(d: Mapping[str, Any]) -> Report:
     )
 
 
-def state_to_json(s: ChemState) -> dict[str, Any]:
+def state_to_json(s: ChemState) -> dict[str, JSON]:
     c = s.counters
     return {
         "ruleset": s.ruleset.model_dump(mode="json"),

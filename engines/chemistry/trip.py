@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..protocol import JSON
 from .moves import Order, move_text
 from .room import SPECIES, VAT_TAKES, VATS, xy
 from .state import ChemState
@@ -102,7 +103,7 @@ def _why_no_food(s: ChemState, seat: int, order: Any, blocked: int) -> str:
     return why
 
 
-def own_cog(s: ChemState, seat: int) -> dict[str, Any] | None:
+def own_cog(s: ChemState, seat: int) -> dict[str, JSON] | None:
     """The seat's own cog over the last batch: where it went, what it carried, delivered and
     ate, why it ate nothing, and what it still holds. None before the first batch."""
     r = s.report

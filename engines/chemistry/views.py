@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..protocol import JSON
 from .moves import Order, move_text, parse_action, parse_order
 from .room import ALIASES, CENTRES, HOMES, SPECIES, VAT_TAKES, VATS, VENTS, cell, xy
 from .ruleset import ChemistryRuleset
@@ -21,7 +22,7 @@ def _xy(c: int) -> list[int]:
     return [x, y]
 
 
-def report_view(r: Report) -> dict[str, Any]:
+def report_view(r: Report) -> dict[str, JSON]:
     """The last batch's report with names instead of indices, for LLM readers."""
     return {
         "ticks": [r.first_tick, r.last_tick],
@@ -49,7 +50,7 @@ def report_view(r: Report) -> dict[str, Any]:
     }
 
 
-def room_view(s: ChemState) -> dict[str, Any]:
+def room_view(s: ChemState) -> dict[str, JSON]:
     rs = s.ruleset
     dperiod, dcap = rs.distractors
     loose = [0] * len(SPECIES)

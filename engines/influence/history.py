@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..jsonread import arr
 from ..protocol import JSON
 from .board import Board
 
@@ -178,7 +179,7 @@ def attack_row(a: AttackRecord, board: Board) -> list[JSON]:
 def attack_dicts(view: Mapping[str, JSON]) -> list[dict[str, JSON]]:
     """The attack rows of a `last_turn` view as objects keyed by `ATTACK_FIELDS`."""
     rows = view.get("attacks")
-    return [dict(zip(ATTACK_FIELDS, row, strict=True)) for row in rows or []]
+    return [dict(zip(ATTACK_FIELDS, arr(row), strict=True)) for row in arr(rows or [])]
 
 
 def record_view(record: TurnRecord, board: Board) -> dict[str, JSON]:

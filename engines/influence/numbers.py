@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsonread import num, obj
 from ..protocol import JSON, Outcome, SeriesNumbers
 
 
 def of_game(state: Any, outcome: Outcome) -> dict[str, JSON]:
     details = outcome.details
-    area: dict[str, int] = details["area"]
+    area = {key: num(value) for key, value in obj(details["area"]).items()}
     winner = details["winner"]
     total = sum(area.values())
     return {

@@ -126,7 +126,10 @@ def state_from_json(data: Mapping[str, JSON]) -> InfluenceState:
     if phase not in PHASES:
         raise ValueError(f"influence state: phase must be one of {', '.join(PHASES)}")
     winner = data.get("winner")
-    if winner is not None and winner not in (WHITE, BLACK):
+    # A bool is an int in Python (`true == 1`), and JSON's `true` is no seat.
+    if winner is not None and (
+        isinstance(winner, bool) or not isinstance(winner, int) or winner not in (WHITE, BLACK)
+    ):
         raise ValueError("influence state: winner must be 0, 1 or null")
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
+from ..jsonread import ints
 from ..protocol import JSON, Bot, LegalMoves
 from ..rng import Stream
 from .state import action_description, game_from_string, pyspiel
@@ -30,8 +31,8 @@ def mcts_bot(simulations: int, obs: Mapping[str, JSON], menu: LegalMoves, rng: S
         raise RuntimeError("mcts plays games of perfect information only: this one hides moves")
     game = game_from_string(str(obs["game_string"]))
     inner = game.new_initial_state()
-    for action in obs["history"]:
-        inner.apply_action(int(str(action)))
+    for action in ints(obs["history"]):
+        inner.apply_action(action)
     seed = rng.next_u64() % 2**31
     evaluator = pyspiel().RandomRolloutEvaluator(1, seed)
     bot = pyspiel().MCTSBot(game, evaluator, UCT_C, simulations, MEMORY_MB, True, seed, False)

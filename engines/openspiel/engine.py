@@ -130,8 +130,8 @@ class _OpenSpielGame(Engine[OpenSpielRules, OpenSpielState, OpenSpielMove]):
 
     def move_from_json(self, state: OpenSpielState, seat: int, data: JSON) -> OpenSpielMove:
         self._require_turn(state, seat)
-        action = data.get("action") if isinstance(data, dict) else None
-        if not isinstance(action, int) or isinstance(action, bool) or set(data) != {"action"}:
+        action = data.get("action") if isinstance(data, Mapping) and len(data) == 1 else None
+        if not isinstance(action, int) or isinstance(action, bool):
             raise MalformedMove(
                 'A structured OpenSpiel move is {"action": <id>}.', allowed="one integer action id"
             )

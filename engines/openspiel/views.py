@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
+from ..jsonread import arr, ints, real
 from ..protocol import JSON
 from .state import OpenSpielState, pyspiel
 
@@ -81,10 +82,10 @@ def render(view: Mapping[str, JSON]) -> str:
     seat = view.get("seat")
     who = "spectator" if seat is None else f"you are {seat_label(int(str(seat)))}"
     head = f"{view['game']} ({view['game_string']}), {who}."
-    to_act = [int(str(s)) for s in view.get("to_act") or []]
+    to_act = ints(view.get("to_act") or [])
     if view.get("over"):
         returns = ", ".join(
-            f"{seat_label(i)} {r:g}" for i, r in enumerate(view.get("returns") or [])
+            f"{seat_label(i)} {real(r):g}" for i, r in enumerate(arr(view.get("returns") or []))
         )
         line = f"Game over ({view.get('reason')}): {returns}."
     elif seat is not None and int(str(seat)) in to_act:

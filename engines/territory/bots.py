@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..jsonread import num, obj
 from ..protocol import JSON, Bot, LegalMoves
 from ..rng import Stream
 from .board import KEY_INDEX, KEY_RANK
@@ -203,7 +204,7 @@ def play_diplomat(obs: Mapping[str, Any], ties: Ties) -> str:
 
 def random_bot(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     """Up to three random single orders from the menu that fit the budget together."""
-    paint = int(obs["paint"])
+    paint = num(obs["paint"])
     options = [m for m in menu.moves if m.kind != "hold"]
     wanted = rng.below(4)
     chosen: list[str] = []
@@ -212,7 +213,7 @@ def random_bot(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
         tries += 1
         entry = options[rng.below(len(options))]
         table = menu.hints["reach" if entry.kind == "claim" else "razeReach"]
-        cost = int(table[entry.notation.split(" ", 1)[1]])
+        cost = num(obj(table)[entry.notation.split(" ", 1)[1]])
         if cost <= paint and entry.notation not in chosen:
             chosen.append(entry.notation)
             paint -= cost

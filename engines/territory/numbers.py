@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..jsonread import ints, num, texts
 from ..protocol import JSON, Outcome, SeriesNumbers
 
 
@@ -17,11 +18,11 @@ def winner_share(scores: Sequence[float]) -> float | None:
 
 def of_game(state: Any, outcome: Outcome) -> dict[str, JSON]:
     details = outcome.details
-    start, end = int(details["poolStart"]), int(details["poolEnd"])
-    life: list[str] = details["life"]
+    start, end = num(details["poolStart"]), num(details["poolEnd"])
+    life = texts(details["life"])
     return {
         "turns": details["turnsPlayed"],
-        "razes": sum(details["razes"]),
+        "razes": sum(ints(details["razes"])),
         "eliminated": life.count("eliminated"),
         "pool_lost": 1 - end / start if start else None,
         "winner_share": winner_share(outcome.scores),

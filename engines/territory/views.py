@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsonread import arr, edit, objs
 from ..protocol import JSON
 from .board import (
     ALIASES,
@@ -351,7 +352,7 @@ def observe(state: TerritoryState, seat: int, outcome: JSON) -> dict[str, JSON]:
     )
     if state.ended is not None:
         # After the game the view is the final table, not a turn with reach and talk left.
-        ranking: list[dict[str, Any]] = view["ranking"]
+        ranking = objs(view["ranking"])
         view["rank"] = next(x["rank"] for x in ranking if x["seat"] == seat)
         return view
     if me.life == ELIMINATED:
@@ -383,9 +384,9 @@ def spectate(state: TerritoryState, full: bool, outcome: JSON) -> dict[str, JSON
         _talk_json(t, limit) for t in _last_lines(state.talk_log, last) if full or t.to is None
     ]
     if full:
-        seats = view["seats"]
+        seats = arr(view["seats"])
         for i, s in enumerate(state.seats):
-            seats[i]["paint"] = s.paint
+            edit(seats[i])["paint"] = s.paint
         view["reports"] = [_report_json(p) for p in state.reports]
         view["notes"] = [
             {"turn": n.turn, "seat": ALIASES[n.seat], "text": n.text}

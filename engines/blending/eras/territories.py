@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...protocol import JSON
 from ..board import ORTHO, block
 from ..memo import Memo
 from ..state import Pos, State
@@ -141,9 +142,9 @@ def _around(p: Pos) -> Iterable[Pos]:
     return ((x + dx, y + dy) for dx, dy in ORTHO)
 
 
-def view(s: State) -> list[dict[str, object]]:
+def view(s: State) -> list[dict[str, JSON]]:
     """The claimed territories as a view lists them (all public)."""
-    out: list[dict[str, object]] = []
+    out: list[dict[str, JSON]] = []
     for patch, owners, gids in sorted(claimed(s), key=lambda e: min(e[2])):
         tiles, blend_pts = worth(s, patch)
         out.append(

@@ -6,15 +6,14 @@ legacy pile shows other seats only its pips (§4.2, BE8), a Three Strikes commit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from ...jsonread import arr, edit, obj, objs, text, texts
+from ...protocol import JSON
 from ..state import State
 from ..tiles import KIND_NAME, face_text, pips
 from .guardians import kind_of
 from .rules_text import CURRENT, era_name
 from .territories import view as territory_view
-
-JSON = Any
 
 
 def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> None:
@@ -48,8 +47,8 @@ def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> No
         "pvp": r.combat_pvp,
     }
     by_id = {g.gid: g for g in s.guardians}
-    for entry in out["guardians"]:
-        g = by_id[int(entry["id"][1:])]
+    for entry in map(edit, arr(out["guardians"])):
+        g = by_id[int(text(entry["id"])[1:])]
         if r.combat == "three":
             entry["kinds"] = [KIND_NAME[kind_of(s, g, t)] for t, _ in g.pile]
             entry["next"] = g.cursor + 1
@@ -83,9 +82,9 @@ def era_view(s: State, seat: int | None, full: bool, out: dict[str, JSON]) -> No
 def era_head(v: Mapping[str, JSON]) -> str:
     """The words after 'round N of M' in the text's first line."""
     end = v.get("endgame")
-    if not end or end["kind"] == "rounds":
+    if not end or obj(end)["kind"] == "rounds":
         return ""
-    if end["last_round"]:
+    if obj(end)["last_round"]:
         return " (the last tile is drawn: this round is the last)"
     return " at most (the game ends with the round in which the last tile is drawn)"
 
@@ -93,11 +92,11 @@ def era_head(v: Mapping[str, JSON]) -> str:
 def era_pile(g: Mapping[str, JSON]) -> str | None:
     """A guardian's pile as the text shows it, where this era shows it differently."""
     if g.get("hidden"):
-        return "face down, pips " + " ".join(str(p) for p in g["pips"])
+        return "face down, pips " + " ".join(str(p) for p in arr(g["pips"]))
     if "kinds" in g:
         tiles = [
             f"{t}:{face}>{kind}{'' if base else '*'}"
-            for (t, face, base), kind in zip(g["pile"], g["kinds"], strict=True)
+            for (t, face, base), kind in zip(map(arr, arr(g["pile"])), arr(g["kinds"]), strict=True)
         ]
         return " ".join(tiles) + f" (next fight from tile {g['next']})"
     return None
@@ -118,13 +117,13 @@ def era_lines(v: Mapping[str, JSON]) -> list[str]:
             "cogs-arena://rules/blending/game/<your game_id>."
         )
     if "territories" in v:
-        rules = v["territory_rules"]
+        rules = obj(v["territory_rules"])
         out += ["", "Territories with a living guardian (connected same-land squares):"]
-        for t in v["territories"]:
-            who = " and ".join(f"seat {h}" for h in t["holders"])
+        for t in objs(v["territories"]):
+            who = " and ".join(f"seat {h}" for h in arr(t["holders"]))
             out.append(
                 f"  {t['land']} {t['squares']} squares, {t['points']} points, guardians "
-                f"{' '.join(t['guardians'])}: held by {who}"
+                f"{' '.join(texts(t['guardians']))}: held by {who}"
             )
         if not v["territories"]:
             out.append("  none yet")
@@ -134,18 +133,18 @@ def era_lines(v: Mapping[str, JSON]) -> list[str]:
             + (f"; a merge costs {rules['merge_tax']} tiles" if rules["merge_tax"] else "")
             + ")"
         )
-    if end and end["reshuffle"] == "never":
+    if end and obj(end)["reshuffle"] == "never":
         out.append("The discard pile is never shuffled back into the stock.")
     if "strike" in v:
-        st = v["strike"]
-        laid = ", ".join(f"{i}. {t} as {k}" for i, t, k in st["laid"])
+        st = obj(v["strike"])
+        laid = ", ".join(f"{i}. {t} as {k}" for i, t, k in map(arr, arr(st["laid"])))
         out += [
             "",
             f"Three Strikes against {st['guardian']}: {st['laid_count']} of 3 strikes laid"
             + (f" ({laid})" if laid else ""),
         ]
     if "duel" in v:
-        d = v["duel"]
+        d = obj(v["duel"])
         out += [
             "",
             f"Fight against {d['against']}, round {d['rounds']}: damage dealt {d['damage']}, "
@@ -153,9 +152,7 @@ def era_lines(v: Mapping[str, JSON]) -> list[str]:
         ]
         if d["played"]:
             aim = "to escape" if d["escape"] else "to attack"
-            out.append(
-                f"  played {d['played'][0]}:{d['played'][1]} {aim}; answer "
-                f"{d['answer'][0]}:{d['answer'][1]}"
-            )
-        out += ["  " + line for line in d["results"]]
+            played, answer = arr(d["played"]), arr(d["answer"])
+            out.append(f"  played {played[0]}:{played[1]} {aim}; answer {answer[0]}:{answer[1]}")
+        out += ["  " + line for line in texts(d["results"])]
     return out
