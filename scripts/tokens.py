@@ -285,17 +285,31 @@ def _seat_state(service: GameService, game_id: str) -> Any:
         return session.state
 
 
+MAX_TURN_MOVES = 200
+
+
 def _model_moves(service: GameService, game: str, game_id: str, seed: int, step: int) -> list[str]:
-    """The move(s) of one `play`: a whole turn (Influence's attacks, `end` and allocation; one
-    submission in Territory and Chemistry), from the bot on seat 0's observation."""
+    """The move(s) of one `play`: a whole turn (Influence's attacks, `end` and allocation;
+    Blending's steps; one submission in Territory and Chemistry), from the bot on seat 0's
+    observation."""
     engine = get_engine(game)
     state = _seat_state(service, game_id)
     bot = engine.bots()[MODEL_BOTS[game]]
-    if game != "influence":
-        legal = engine.legal_moves(state, 0) if game == "blending" else LegalMoves(())
-        return [bot(engine.observe(state, 0), legal, Stream(seed, f"client/{step}"))]
+    if game not in ("influence", "blending"):
+        return [bot(engine.observe(state, 0), LegalMoves(()), Stream(seed, f"client/{step}"))]
     moves: list[str] = []
-    while engine.to_act(state) == (0,):
+    # A whole turn in one play: Influence's attacks, `end` and allocation; Blending's steps up
+    # to `end`, or until another seat must act (a fight's defender).
+    while engine.to_act(state) == (0,) and len(moves) < MAX_TURN_MOVES:
+        if game == "blending":
+            move = bot(
+                engine.observe(state, 0),
+                engine.legal_moves(state, 0),
+                Stream(seed, f"client/{step}/{len(moves)}"),
+            )
+            moves.append(move)
+            state = engine.apply(state, 0, engine.parse_move(state, 0, move))
+            continue
         phase = state.phase
         move = bot(engine.observe(state, 0), engine.legal_moves(state, 0), Stream(0, str(step)))
         moves.append(move)
