@@ -37,10 +37,10 @@ PAINT_VALUE = 0.3
 """What one stored paint is worth at the horizon while turns remain (about a claim's return)."""
 SALVAGE_TURNS = 4
 """Razing its own walls for salvage is a candidate only in the game's last turns."""
-PROSPECT_TILES, PROSPECT_TURNS, PROSPECT_SHARE = 3, 6, 0.3
+PROSPECT_TILES, PROSPECT_TURNS, PROSPECT_SHARE = 3, 6, 0.6
 """The richest free tiles in reach count for a share of what they would pay over a few turns."""
 MAX_CANDIDATES = 10
-RIVALS_WEIGHT = 0.5
+RIVALS_WEIGHT = 1.0
 """How much the others' mean worth counts against its own: a strong seat is measured against
 the rest of the table."""
 
