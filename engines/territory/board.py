@@ -222,5 +222,18 @@ def make_board(seed: int | str, variant: str, thresholds: tuple[float, float, fl
     return Board(tuple(yields), tuple(states))
 
 
+class BoardSeed(str):
+    """A seed that carries its own board. A search plans on states sampled from one seat's
+    observation, which shows every yield that still matters but never the game's seed, so such a
+    state's board cannot be drawn from a seed; resolve copies the seed, so the board goes along."""
+
+    board: Board
+
+    def __new__(cls, name: str, board: Board) -> BoardSeed:
+        seed = super().__new__(cls, name)
+        seed.board = board
+        return seed
+
+
 def effective(state: int, base: int) -> int:
     return base if state == WALL else base // 2 if state == CRACKED else 0

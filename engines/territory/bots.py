@@ -68,11 +68,19 @@ def _order(
 
 
 def _homestead(
-    obs: Mapping[str, Any], tiles: _Tiles, paint: int, limit: int, ties: Ties = REFERENCE
+    obs: Mapping[str, Any],
+    tiles: _Tiles,
+    paint: int,
+    limit: int,
+    ties: Ties = REFERENCE,
+    skip: frozenset[str] = frozenset(),
 ) -> tuple[list[str], int]:
-    """Richest reachable tiles first, ties by distance (cost) then tile key."""
+    """Richest reachable tiles first, ties by distance (cost) then tile key; never one in skip."""
     # Paint only goes down, so a tile too dear now is never picked and need not be ranked.
-    ranked = sorted([kc for kc in obs["reach"].items() if kc[1] <= paint], key=_order(tiles, ties))
+    ranked = sorted(
+        [kc for kc in obs["reach"].items() if kc[1] <= paint and kc[0] not in skip],
+        key=_order(tiles, ties),
+    )
     out: list[str] = []
     for key, cost in ranked:
         if len(out) >= limit:
@@ -115,6 +123,44 @@ def play_homesteader(obs: Mapping[str, Any], ties: Ties) -> str:
     return _text(orders)
 
 
+def settler(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
+    """The homesteader mended: it leaves alone a tile its claim smeared last turn while a seat
+    that smeared it too can still claim it, so two of them stop paying for the same tile every
+    turn; once nobody who smeared it can reach it any more, it claims the tile again."""
+    return play_settler(obs, REFERENCE)
+
+
+def play_settler(obs: Mapping[str, Any], ties: Ties) -> str:
+    orders, _ = _homestead(obs, _tiles(obs), int(obs["paint"]), 3, ties, smear_skips(obs))
+    return _text(orders)
+
+
+def smear_skips(obs: Mapping[str, Any]) -> frozenset[str]:
+    """The tiles this seat smeared last turn that a seat which smeared them too can claim now.
+    Who smeared a tile is in the turn's public events; when that line has scrolled out of the
+    events, any other seat that can claim the tile counts."""
+    report: Mapping[str, Any] = obs.get("report") or {}
+    smeared: list[str] = report.get("smeared", [])
+    if not smeared:
+        return frozenset()
+    detail: Mapping[str, Any] = obs.get("reachDetail") or {}
+    at = list(obs.get("reachFields") or []).index("contested") if detail else 0
+    prefix = f"T{report['turn']}: "
+    skip: set[str] = set()
+    for key in smeared:
+        row = detail.get(key)
+        if row is None:
+            continue
+        rivals = set(row[at])
+        line = f"{prefix}{key} smeared by "
+        who = next((e[len(line) :] for e in obs.get("events", []) if e.startswith(line)), None)
+        if who is not None:
+            rivals &= set(who.split(", "))
+        if rivals:
+            skip.add(key)
+    return frozenset(skip)
+
+
 RAIDER_MIN_YIELD = 3
 """The raider razes only tiles of effective yield 3 or more (the corrected DECISIONS text)."""
 
@@ -153,9 +199,29 @@ PROPOSAL = (
 )
 
 
+ANSWER = "I never raze first: leave my walls alone and I leave yours alone."
+"""The diplomat's private answer to a seat that wrote to it and owes it no raze."""
+ANSWER_OWED = "You razed my walls; I raze yours once for each raze, then peace resumes."
+"""... and to one that has razed it more often than it has razed back."""
+
+
+def _addressed_by(obs: Mapping[str, Any]) -> list[str]:
+    """The living seats that sent this seat a private line last turn, in the order they wrote."""
+    me = obs["alias"]
+    living = {s["alias"] for s in obs["seats"] if s["life"] != "eliminated"}
+    out: list[str] = []
+    for line in obs.get("inbox", []):
+        name = line["from"]
+        if line["to"] == me and name != me and name in living and name not in out:
+            out.append(name)
+    return out
+
+
 def diplomat(obs: Mapping[str, JSON], menu: LegalMoves, rng: Stream) -> str:
     """Tit-for-tat: proposes peace in public, never razes first, answers each raze against it with
-    one raze against the aggressor, and returns to peace once the score is even."""
+    one raze against the aggressor, and returns to peace once the score is even. Each seat that
+    wrote to it privately last turn gets one private answer (while its three lines last): ANSWER,
+    or ANSWER_OWED to a seat it still owes a raze back."""
     return play_diplomat(obs, REFERENCE)
 
 
@@ -184,6 +250,9 @@ def play_diplomat(obs: Mapping[str, Any], ties: Ties) -> str:
             )
     orders: list[str] = []
     seat_of = {s["alias"]: int(s["seat"]) for s in obs["seats"]}
+    for name in _addressed_by(obs):
+        if len(talk) < 3:
+            talk.append(f"say {name}: " + (ANSWER_OWED if owed.get(name, 0) > 0 else ANSWER))
 
     def grievance(name: str) -> tuple[int, int]:
         # With the reference order, equal grievances keep the order the razes came in.
@@ -224,5 +293,6 @@ BOTS: dict[str, Bot] = {
     "homesteader": homesteader,
     "raider": raider,
     "diplomat": diplomat,
+    "settler": settler,
     "random": random_bot,
 }

@@ -29,6 +29,7 @@ from .resolve import capped_talk, hold_keeping_talk, queue_talk, resolve
 from .rules import check_move, living, pool, talk_count
 from .ruleset import TerritoryRuleset
 from .schema import MOVE_SCHEMA
+from .search import SEARCH_BOTS
 from .seeded import SEEDED_BOTS
 from .state import ELIMINATED, SeatState, TerritoryState, state_from_json, state_to_json
 from .views import observe, spectate
@@ -292,4 +293,4 @@ class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, Terri
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **SEARCH_BOTS}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol import JSON
-from .board import Board, make_board
+from .board import Board, BoardSeed, make_board
 from .ruleset import TerritoryRuleset
 
 LIFE = ("steady", "staggered", "eliminated")
@@ -100,6 +100,8 @@ class TerritoryState:
 
     @property
     def board(self) -> Board:
+        if isinstance(self.seed, BoardSeed):
+            return self.seed.board
         r = self.ruleset
         return make_board(self.seed, r.map, r.yield_thresholds)
 
