@@ -20,6 +20,7 @@ from .moves import END, Attack, EndAttacks, Move, Reinforce
 from .news import news
 from .ruleset import InfluenceRuleset
 from .schema import MOVE_SCHEMA
+from .search import search_bots
 from .state import SEAT_NAMES, SIGN, InfluenceState
 from .state import state_from_json as _state_from_json
 from .state import state_to_json as _state_to_json
@@ -242,7 +243,7 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     # ---- bots ------------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot]:
-        return bot_module.bots()
+        return {**bot_module.bots(), **search_bots()}
 
 
 def _describe(src: str, dst: str, s: int, t: int, new_s: int, new_t: int) -> str:
