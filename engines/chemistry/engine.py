@@ -15,6 +15,7 @@ from .bots import BOTS
 from .frames import frame_record
 from .moves import Action, Move, Order
 from .news import news
+from .porter import PORTER_BOTS
 from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
@@ -309,4 +310,4 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **PORTER_BOTS}
