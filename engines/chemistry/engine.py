@@ -20,6 +20,7 @@ from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
 from .schema import MOVE_SCHEMA
+from .search import SEARCH_BOTS
 from .seeded import SEEDED_BOTS
 from .sim import SEATS, Room
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
@@ -310,4 +311,4 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **PORTER_BOTS}
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **PORTER_BOTS, **SEARCH_BOTS}
