@@ -86,3 +86,15 @@ def test_porter_under_tick_control_answers_an_action() -> None:
     menu = E.legal_moves(state, 3)
     text = E.bots()["porter"](E.observe(state, 3), menu, Stream(0, "t"))
     assert text in {m.notation for m in menu.moves}
+
+
+def test_porter_seeded_breaks_ties_from_the_seed() -> None:
+    """Eight porters play one game whatever the seed; eight `porter-seeded` play several
+    (their ties among equal lanes and vats are drawn from the seeded stream)."""
+    from cogs_arena.engines.runner import play_bots
+
+    def games(bot: str) -> set[tuple[tuple[int, str], ...]]:
+        return {tuple(play_bots(E, E.ruleset(), seed, [bot] * 8).moves) for seed in range(4)}
+
+    assert len(games("porter")) == 1
+    assert len(games("porter-seeded")) > 1

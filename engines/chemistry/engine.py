@@ -15,7 +15,7 @@ from .bots import BOTS
 from .frames import frame_record
 from .moves import Action, Move, Order
 from .news import news
-from .porter import PORTER_BOTS
+from .porter import PORTER_BOTS, SEEDED_PORTER_BOTS
 from .render import render
 from .room import ALIASES, HOMES, SPECIES, VATS
 from .ruleset import ChemistryRuleset
@@ -311,4 +311,10 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **PORTER_BOTS, **SEARCH_BOTS}
+_BOTS: Mapping[str, Bot] = {
+    **BOTS,
+    **PORTER_BOTS,
+    **SEARCH_BOTS,
+    **SEEDED_BOTS,
+    **SEEDED_PORTER_BOTS,
+}

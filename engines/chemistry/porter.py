@@ -25,6 +25,7 @@ from ..protocol import Bot, LegalMoves
 from ..rng import Stream
 from .bots import Lane, _as_action, _best_vat, _priority, _supply, lane_table
 from .room import SPECIES, VAT_TAKES, VATS
+from .seeded import _drawn_best_vat, _drawn_priority
 
 
 def last_lanes(view: Mapping[str, Any]) -> list[Lane | None]:
@@ -69,10 +70,13 @@ def _restartable(view: Mapping[str, Any], lane: Lane, covered: set[Lane]) -> Lan
     return lane
 
 
-def porter_order(view: Mapping[str, Any], seat: int) -> str:
+def porter_order(view: Mapping[str, Any], seat: int, rng: Stream | None = None) -> str:
+    """The porter's order; with `rng` (porter-seeded), ties among lanes of equal need and
+    charge and among vats of the highest charge are broken from it instead of by order."""
     table = lane_table(view)
     if all(need <= 0 for _, need, _ in table):
-        return f"forage {VATS[_best_vat(view)]}"
+        vat = _best_vat(view) if rng is None else _drawn_best_vat(view, rng)
+        return f"forage {VATS[vat]}"
     need = {lane: n for lane, n, _ in table}
     lanes = last_lanes(view)
     starving = any(n > 0 for lane, n in need.items() if lane not in lanes)
@@ -80,7 +84,7 @@ def porter_order(view: Mapping[str, Any], seat: int) -> str:
     mine = lanes[seat]
     if mine is not None and _keeps(lanes, seat, need, starving):
         return _supply(_restartable(view, mine, others))
-    ranked = _priority(table)
+    ranked = _priority(table) if rng is None else _drawn_priority(table, rng)
     open_lanes = [lane for lane in ranked if lane not in others]
     if not open_lanes:
         return _supply(_restartable(view, ranked[0], others))
@@ -94,4 +98,11 @@ def porter(view: Mapping[str, Any], menu: LegalMoves, stream: Stream) -> str:
     return _as_action(view, seat, order) if view["control"] == "ticks" else order
 
 
+def porter_seeded(view: Mapping[str, Any], menu: LegalMoves, stream: Stream) -> str:
+    seat = int(view["seat"])
+    order = porter_order(view, seat, stream)
+    return _as_action(view, seat, order) if view["control"] == "ticks" else order
+
+
 PORTER_BOTS: dict[str, Bot] = {"porter": porter}
+SEEDED_PORTER_BOTS: dict[str, Bot] = {"porter-seeded": porter_seeded}

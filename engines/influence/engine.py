@@ -243,7 +243,11 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     # ---- bots ------------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot]:
-        return {**bot_module.bots(), **search_bots()}
+        table = bot_module.bots()
+        plain = {name: bot for name, bot in table.items() if not name.endswith("-seeded")}
+        seeded = {name: bot for name, bot in table.items() if name.endswith("-seeded")}
+        # The seeded twins stay last (tests/test_seeded_bots.py); search draws from its stream.
+        return {**plain, **search_bots(), **seeded}
 
 
 def _describe(src: str, dst: str, s: int, t: int, new_s: int, new_t: int) -> str:
