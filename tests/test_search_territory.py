@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
+from jsonpath import num, obj
+
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import play_bots
 from cogs_arena.engines.territory import search
@@ -104,7 +106,7 @@ def test_razes_its_own_walls_for_salvage_on_the_last_turn() -> None:
     seats[seat] = replace(seats[seat], paint=40)
     last = replace(state, turn=state.ruleset.turns, seats=tuple(seats))
     obs = E.observe(last, seat)
-    salvage = obs["razeSalvage"]
+    salvage = {key: num(value) for key, value in obj(obs["razeSalvage"]).items()}
     assert any(v > 0 for v in salvage.values())
     move = E.parse_move(last, seat, _decide("search:1", last, seat))
     razed = {o.key for o in move.orders if o.kind == "raze"}

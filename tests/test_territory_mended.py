@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
+from jsonpath import arr, at
+
 from cogs_arena.engines.rng import Stream
 from cogs_arena.engines.runner import play_bots
 from cogs_arena.engines.territory.board import KEY_INDEX, KEYS
@@ -48,7 +50,7 @@ def test_settler_leaves_a_tile_smeared_last_turn_while_its_rival_can_claim_it() 
     assert key in _claims(state, seat, "homesteader")
     settler = _claims(state, seat, "settler")
     assert key not in settler
-    assert E.observe(state, seat)["reachDetail"][key][3]  # the rival can still claim it
+    assert arr(at(E.observe(state, seat), "reachDetail", key))[3]  # the rival can still claim it
 
 
 def test_settler_claims_the_tile_again_once_something_changed() -> None:
@@ -59,7 +61,7 @@ def test_settler_claims_the_tile_again_once_something_changed() -> None:
     seats[other] = replace(seats[other], life=ELIMINATED, paint=0)
     owner = tuple(-1 if o == other else o for o in state.owner)
     changed = replace(state, seats=tuple(seats), owner=owner)
-    rivals = E.observe(changed, seat)["reachDetail"][key][3]
+    rivals = arr(arr(at(E.observe(changed, seat), "reachDetail", key))[3])
     assert E.observe(state, other)["alias"] not in rivals
     assert key in _claims(changed, seat, "settler")
     assert key in _claims(changed, seat, "homesteader")

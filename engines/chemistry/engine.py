@@ -18,11 +18,13 @@ from .menu import menu
 from .moves import Action, Move, Order
 from .news import news
 from .numbers import NUMBERS
+from .porter import PORTER_BOTS, SEEDED_PORTER_BOTS
 from .render import render
 from .room import ALIASES, HOMES, VATS
 from .rules import SEATS, Room
 from .ruleset import ChemistryRuleset
 from .schema import MOVE_SCHEMA
+from .search import SEARCH_BOTS
 from .seeded import SEEDED_BOTS
 from .state import ChemState, Cog, Counters, Vat, state_from_json, state_to_json
 from .trip import own_cog
@@ -287,4 +289,10 @@ class ChemistryEngine(SimultaneousEngine[ChemistryRuleset, ChemState, Move]):
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}
+_BOTS: Mapping[str, Bot] = {
+    **BOTS,
+    **PORTER_BOTS,
+    **SEARCH_BOTS,
+    **SEEDED_BOTS,
+    **SEEDED_PORTER_BOTS,
+}

@@ -22,6 +22,7 @@ from .numbers import NUMBERS
 from .render import render, render_brief
 from .ruleset import InfluenceRuleset
 from .schema import MOVE_SCHEMA
+from .search import search_bots
 from .state import SEAT_NAMES, InfluenceState
 from .state import state_from_json as _state_from_json
 from .state import state_to_json as _state_to_json
@@ -200,4 +201,8 @@ class InfluenceEngine(SequentialEngine[InfluenceRuleset, InfluenceState, Move]):
     # ---- bots ------------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot]:
-        return bot_module.bots()
+        table = bot_module.bots()
+        plain = {name: bot for name, bot in table.items() if not name.endswith("-seeded")}
+        seeded = {name: bot for name, bot in table.items() if name.endswith("-seeded")}
+        # The seeded twins stay last (tests/test_seeded_bots.py); search draws from its stream.
+        return {**plain, **search_bots(), **seeded}
