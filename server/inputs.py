@@ -32,10 +32,9 @@ from .text_rules import (
     FullDetail,
     Seed,
     ShowDetail,
-    bot_names,
+    bot_schema,
     custom_error,
     game_schema,
-    schema_enum,
     unpublished,
 )
 from .text_rules import check_text as check_text
@@ -123,7 +122,7 @@ Credential = Annotated[
     ),
 ]
 Name = Annotated[str, Field(max_length=MAX_ID_CHARS)]
-BotName = Annotated[str, Field(max_length=MAX_ID_CHARS, json_schema_extra=schema_enum(bot_names))]
+BotName = Annotated[str, Field(max_length=MAX_ID_CHARS, json_schema_extra=bot_schema)]
 Label = Annotated[str, Field(max_length=MAX_LABEL_CHARS)]
 ModelLabel = Annotated[Label | None, Field(description="The model's label, kept in the record.")]
 PromptLabel = Annotated[Label | None, Field(description="The prompt's label, kept in the record.")]

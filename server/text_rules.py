@@ -190,6 +190,22 @@ def bot_names() -> list[str]:
     return [*dict.fromkeys(names), OPEN_SEAT]
 
 
+TWIN_PATTERN = "-seeded$|^mcts:"
+"""Bot names the schema gives as a pattern: every scripted bot's `-seeded` twin, and OpenSpiel's
+MCTS budgets (their plain names are listed in the enum)."""
+
+
+def bot_schema(schema: dict[str, Any]) -> None:
+    """A bot name: the plain names listed, the seeded twins and MCTS budgets by one pattern (the
+    tool list a model reads stays short); the service still refuses a name no game has."""
+    names = bot_names()
+    plain = [n for n in names if not (n.endswith("-seeded") or n.startswith("mcts:"))]
+    if len(plain) == len(names):
+        schema["enum"] = names
+    else:
+        schema["anyOf"] = [{"enum": plain}, {"pattern": TWIN_PATTERN}]
+
+
 def unpublished(schema: dict[str, Any]) -> None:
     """A `json_schema_extra` leaving the limit of a value the server made (an id, a cursor, a
     menu number) out of the published schema: a client copies such a value, it never composes

@@ -91,3 +91,39 @@ async def test_menu_instructions_are_said_once(tmp_path: Path) -> None:
     assert (later.structured_content or {})["instructions"] == instructions
     assert instructions not in later_text and "as your earlier menu said" in later_text
     assert (later.structured_content or {})["instructions_told"] is True
+
+
+def test_a_run_of_one_tile_on_many_squares_shares_a_menu_line() -> None:
+    """Entries that differ only in their last word and share a description (Blending's single
+    tile on each free square) share one numbered line; every notation can still be read back
+    whole, with its number, and short runs keep a line each."""
+    from cogs_arena.server.adapter.texts import menu_text
+    from cogs_arena.server.models import Menu, MenuEntry
+
+    entries = [
+        MenuEntry(number=1, notation="move 2,0", description="step to 2,0", kind="move"),
+        *(
+            MenuEntry(number=2 + i, notation=f"place t9 {x},0", description="single", kind="p")
+            for i, x in enumerate(range(-3, 3))
+        ),
+        MenuEntry(number=8, notation="place t31 1,1", description="single", kind="p"),
+        MenuEntry(number=9, notation="end", description="end your turn", kind="end"),
+    ]
+    menu = Menu(
+        game_id="g",
+        seat=0,
+        decision=4,
+        complete=True,
+        total=9,
+        matching=9,
+        page=1,
+        pages=1,
+        kinds=["move", "p", "end"],
+        moves=entries,
+        hints={},
+        instructions="",
+    )
+    lines = menu_text(menu, 50).splitlines()
+    assert "   2–7. place t9 -3,0 | -2,0 | -1,0 | 0,0 | 1,0 | 2,0  - single" in lines
+    assert "   1. move 2,0  - step to 2,0" in lines and "   8. place t31 1,1  - single" in lines
+    assert len(lines) == 1 + 4

@@ -5,6 +5,7 @@ uses and how many games it resumed (stdout stays the protocol's)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from cogs_arena.engines.registry import available, get_engine
 from cogs_arena.server.adapter.app import build_server
 from cogs_arena.server.service import GameService
 from cogs_arena.server.store.sqlite import SqliteStore
-from cogs_arena.server.text_rules import OPENSPIEL_PATTERN
+from cogs_arena.server.text_rules import OPENSPIEL_PATTERN, TWIN_PATTERN
 
 
 async def _tools(service: GameService) -> dict[str, Any]:
@@ -80,8 +81,11 @@ async def test_game_and_bots_list_the_registered_names(memory_service: GameServi
     bots |= set(get_engine("openspiel:tic_tac_toe").bots())
     array = schema["bots"]
     assert array["type"] == ["array", "null"]
-    assert set(array["items"]["enum"]) == bots | {"open"}
-    assert array["items"]["enum"][-1] == "open"
+    listed, twins = array["items"]["anyOf"]
+    assert twins == {"pattern": TWIN_PATTERN}
+    named = set(listed["enum"]) | {b for b in bots if re.search(TWIN_PATTERN, b)}
+    assert named == bots | {"open"}
+    assert listed["enum"][-1] == "open"
     listed = (await _list_games(memory_service))["games"]
     assert {g["name"] for g in listed} == set(games)
 

@@ -44,10 +44,10 @@ def _all_blend_spots(
 
 
 def _single_info(tile: int, land: int, p: Pos, primer: bool, where: str) -> MoveInfo:
-    what = "primer on" if primer else "on"
+    # The notation names the tile and the square already: the description adds what it is.
     return MoveInfo(
         f"place t{tile} {p[0]},{p[1]}",
-        f"{LAND_NAME[land]} single t{tile} {what} {p[0]},{p[1]} ({where})",
+        f"{LAND_NAME[land]} single{', a primer' if primer else ''}, {where}",
         "placement",
     )
 
@@ -56,8 +56,7 @@ def _blend_info(tile: int, face: Face, tl: Pos, rot: int, where: str) -> MoveInf
     def make() -> MoveInfo:
         return MoveInfo(
             f"place t{tile} {tl[0]},{tl[1]} r{rot}",
-            f"{describe(face)} t{tile} over {tl[0]},{tl[1]}..{tl[0] + 1},{tl[1] + 1} "
-            f"r{rot} ({where})",
+            f"{describe(face)} over {tl[0]},{tl[1]}..{tl[0] + 1},{tl[1] + 1}, {where}",
             "placement",
         )
 
@@ -90,7 +89,7 @@ def _far_singles(
 
 
 NEAR = "near your hero"
-FAR = "anywhere: your only placement"
+FAR = "anywhere (then your only placement)"
 
 
 def placements(s: State) -> list[MoveInfo]:

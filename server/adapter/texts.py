@@ -45,13 +45,44 @@ def menu_text(menu: Menu, page_size: int) -> str:
     lines[0] += f". Kinds: {', '.join(menu.kinds)}."
     if not menu.complete:
         lines.append("These are single orders; combine them into one submission (see below).")
-    lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in menu.moves)
+    lines.extend(_entry_lines(menu))
     if menu.instructions_told:
         lines.append("(How to play these: as your earlier menu said.)")
     elif menu.instructions:
         lines.append("")
         lines.append(menu.instructions)
     return "\n".join(lines)
+
+
+RUN = 4
+"""Consecutive entries with one description, from this many on, share one line."""
+
+
+def _entry_lines(menu: Menu) -> list[str]:
+    """One line per entry; a run of entries that differ only in their notation's last word (the
+    same tile on many squares) shares a line: `12–40. place t9 0,-4 | -1,-3 | …  - <what>`,
+    the numbers in the order listed, each notation whole as the head plus one of the words."""
+    lines: list[str] = []
+    moves = list(menu.moves)
+    i = 0
+    while i < len(moves):
+        head, _, _ = moves[i].notation.rpartition(" ")
+        j = i + 1
+        while (
+            j < len(moves)
+            and head
+            and moves[j].description == moves[i].description
+            and moves[j].notation.rpartition(" ")[0] == head
+        ):
+            j += 1
+        if j - i >= RUN:
+            tails = " | ".join(m.notation.rpartition(" ")[2] for m in moves[i:j])
+            span = f"{moves[i].number}–{moves[j - 1].number}"
+            lines.append(f"{span:>6}. {head} {tails}  - {moves[i].description}")
+        else:
+            lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in moves[i:j])
+        i = j
+    return lines
 
 
 def paging(menu: Menu, page_size: int) -> str:
