@@ -36,6 +36,7 @@ from .odds import PASS_TEXT, lay_hints
 from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
+from .search import search_bots
 from .seeded import SEEDED_BOTS
 from .state import State, from_json, to_json
 from .tile_choice import worst_tile
@@ -289,4 +290,4 @@ def _phase_text(state: State) -> str:
     }.get(state.phase, state.phase)
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **search_bots(BlendingEngine())}
