@@ -17,6 +17,7 @@ first placements, fights, picks, lays) it checks exactly as the menu would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -57,11 +58,17 @@ MAX_EXPECTED_LOSS = 1.5
 this: for each pile tile the best kind's exact loss / win odds (odds.lay_odds), summed."""
 
 
+@lru_cache(maxsize=1024)
+def _exact(target: Face, kind: int) -> tuple[Fraction, Fraction]:
+    win, _, loss = lay_odds(target, kind)
+    return win, loss
+
+
 def _favoured(target: Face, kinds: set[int]) -> tuple[float, int] | None:
     """The kind whose exact odds against `target` are best (win above loss): (loss / win, kind)."""
     best: tuple[float, int] | None = None
-    for k in kinds:
-        win, _, loss = lay_odds(target, k)
+    for k in sorted(kinds):
+        win, loss = _exact(target, k)
         if win > loss and (best is None or loss / win < best[0]):
             best = (float(loss / win), k)
     return best

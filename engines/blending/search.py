@@ -4,8 +4,9 @@ At a decision of its own turn (the `turn` phase) the bot weighs a few candidate 
 builder's own choice, ending the turn, every fight, raise, swap and step on the menu, the best
 bolsters and the placements the builder values most. For each of `samples` states consistent
 with its observation (sampling.py: rivals' hands, the stock and the seed drawn from the
-decision's stream) it applies each candidate and lets the builder play every seat to the end of
-the game, scoring the candidate by its final margin over the best rival (a win worth a bonus).
+decision's stream) it applies each candidate and lets the builder play every seat for the
+level's horizon (1 or 2 rounds past the current one), scoring the candidate by its margin over
+the best rival as if the game ended there (a lead worth a bonus).
 The same sampled states serve every candidate, so their differences are the moves'. Fights,
 picks, discards and the setup walk are the builder's (they follow from the turn's choice).
 Work is counted in rollouts (one candidate played out from one sample), never in time.
@@ -45,6 +46,9 @@ class Budget:
     """Sampled states per candidate: rollouts = candidates x samples at most."""
     placements: int
     """Of the candidates, at most this many placements (the builder's best valued)."""
+    horizon: int
+    """Rounds a rollout plays past the current one before it is scored as if the game ended
+    there (the final round always plays out)."""
 
     @property
     def rollouts(self) -> int:
@@ -52,10 +56,10 @@ class Budget:
 
 
 LEVELS: dict[int, Budget] = {
-    1: Budget(candidates=3, samples=2, placements=1),
-    2: Budget(candidates=5, samples=3, placements=2),
-    3: Budget(candidates=8, samples=4, placements=3),
-    4: Budget(candidates=10, samples=6, placements=3),
+    1: Budget(candidates=3, samples=2, placements=1, horizon=1),
+    2: Budget(candidates=5, samples=3, placements=2, horizon=1),
+    3: Budget(candidates=7, samples=3, placements=2, horizon=2),
+    4: Budget(candidates=9, samples=4, placements=3, horizon=2),
 }
 DEFAULT_LEVEL = 4
 
@@ -99,11 +103,13 @@ def candidates(obs: Mapping[str, Any], menu: LegalMoves, budget: Budget) -> list
     return out
 
 
-def _play_out(engine: Any, state: State, work: Work) -> float:
-    """Plays every seat with the builder to the end; the seat's margin over the best rival."""
+def _play_out(engine: Any, state: State, work: Work, horizon: int) -> float:
+    """Plays every seat with the builder to the end of round `horizon` past the current one (or
+    the game); the seat's margin over the best rival then, scored as if the game ended."""
     me = state.seat
     s = state
-    while s.phase != "over":
+    last = state.round + horizon
+    while s.phase != "over" and s.round <= last:
         obs = views.view(s, s.seat, full=False)
         note = builder_bot(obs, LazyLegalMoves(partial(engine.legal_moves, s, s.seat)), _NO_DRAWS)
         s = engine.apply(s, s.seat, engine.parse_move(s, s.seat, note))
@@ -128,7 +134,7 @@ def decide(
         base = sample_state(obs, rng)
         for i, note in enumerate(moves):
             s = engine.apply(base, base.seat, engine.parse_move(base, base.seat, note))
-            totals_by_move[i] += _play_out(engine, s, work)
+            totals_by_move[i] += _play_out(engine, s, work, budget.horizon)
             work.rollouts += 1
     # ties keep the earlier candidate: the builder's choice first
     best = max(range(len(moves)), key=lambda i: (totals_by_move[i], -i))
