@@ -127,3 +127,26 @@ def test_search_game_is_repeatable_and_legal() -> None:
     a = play_bots(E, E.ruleset(), 21, bots)
     b = play_bots(E, E.ruleset(), 21, bots)
     assert a.moves == b.moves and a.outcome.scores == b.outcome.scores
+
+
+def test_a_move_the_sampled_defaults_forbid_is_never_chosen() -> None:
+    """Under estate_spacing 0 (a field the view does not show) the builder raises a guardian
+    next to a rival's; the sampled states assume the default spacing, where that raise is
+    illegal, so the search cannot weigh it and picks another move on the menu (no crash)."""
+    from cogs_arena.engines.blending.ruleset import BlendingRules
+    from cogs_arena.engines.blending.scenario import GuardianSpec, Scenario, build
+
+    rules = BlendingRules(estate_spacing=0)
+    s = build(
+        Scenario(
+            squares={(1, 0): "M", (2, 0): "M", (3, 0): "M", (2, 1): "M"},
+            hands={0: ["MMFF", "MMPP", "FFPP", "MMFF"]},
+            heroes={0: (2, 0)},
+            guardians=[GuardianSpec(1, (3, 0), ["MMFP", "FFMP", "PPMF"])],
+        ),
+        rules,
+    )
+    obs, menu = E.observe(s, 0), E.legal_moves(s, 0)
+    assert E.bots()["builder"](obs, menu, Stream(0, "t")) == "guardian"
+    move, _ = decide(E, obs, menu, Stream(1, "d"), LEVELS[1])
+    assert move != "guardian" and move in {m.notation for m in menu.moves}

@@ -12,16 +12,21 @@ picks, discards and the setup walk are the builder's (they follow from the turn'
 Work is counted in rollouts (one candidate played out from one sample), never in time.
 
 Older rule eras (`combat` or `territories` in the view) are the builder's alone: the sampler
-reads only the current rules' view.
+reads only the current rules' view. The sampled states assume the default ruleset for the fields
+a view does not show; a candidate those defaults make illegal is never chosen (the builder's own
+choice, always on the real menu, is the first candidate), and a view the sampler cannot account
+for at all gets the builder's choice.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ..errors import IllegalMove
 from ..protocol import Bot, LazyLegalMoves, LegalMoves
 from ..rng import Stream
 from . import views
@@ -131,9 +136,18 @@ def decide(
         return moves[0], work
     totals_by_move = [0.0] * len(moves)
     for _ in range(budget.samples):
-        base = sample_state(obs, rng)
+        try:
+            base = sample_state(obs, rng)
+        except ValueError:  # a view the sampler cannot account for: the builder's choice
+            return moves[0], work
         for i, note in enumerate(moves):
-            s = engine.apply(base, base.seat, engine.parse_move(base, base.seat, note))
+            try:
+                s = engine.apply(base, base.seat, engine.parse_move(base, base.seat, note))
+            except IllegalMove:
+                # a ruleset field the view does not show (spacing, pile size) differs from the
+                # default the sample assumes: the move cannot be weighed, so it is not chosen
+                totals_by_move[i] = -math.inf
+                continue
             totals_by_move[i] += _play_out(engine, s, work, budget.horizon)
             work.rollouts += 1
     # ties keep the earlier candidate: the builder's choice first
