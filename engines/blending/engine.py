@@ -290,4 +290,4 @@ def _phase_text(state: State) -> str:
     }.get(state.phase, state.phase)
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **search_bots(BlendingEngine())}
+_BOTS: Mapping[str, Bot] = {**BOTS, **search_bots(BlendingEngine()), **SEEDED_BOTS}
