@@ -56,7 +56,8 @@ def test_chemistry_seeds_change_nothing_without_the_seeded_bots() -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_scripted_bot_has_a_seeded_variant_registered_after_it(game: str) -> None:
     """The table lists each scripted bot's `-seeded` twin after every unseeded bot, so the
-    default bot (the first that is not `random`) stays the unseeded one."""
+    default bot (the first that is not `random`) stays the unseeded one. The search levels
+    (`search`, `search:N`) draw from the decision's seeded stream themselves: no twin."""
     names = list(get_engine(game).bots())
     plain = [n for n in names if not n.endswith("-seeded")]
     seeded = [n for n in names if n.endswith("-seeded")]

@@ -17,12 +17,14 @@ first placements, fights, picks, lays) it checks exactly as the menu would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from ..protocol import Bot, LegalMoves
 from ..rng import Stream
 from .bot_view import NEAR9, BoardView, Pos, blocks_of, cheb
+from .odds import lay_odds
 from .tile_choice import pile_pick, sane_discard
 from .tiles import START, Face, beats, face_from_text, fits
 
@@ -51,13 +53,39 @@ def _kind_odds(target: Face, kind: int) -> tuple[float, float]:
     return win, lose
 
 
-def _beatable(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
-    """Every pile tile has a hand tile with a kind that can win and never loses."""
+MAX_EXPECTED_LOSS = 1.5
+"""The builder fights when the tiles it expects to lose (discards after lost pairs) stay below
+this: for each pile tile the best kind's exact loss / win odds (odds.lay_odds), summed."""
+
+
+@lru_cache(maxsize=1024)
+def _exact(target: Face, kind: int) -> tuple[Fraction, Fraction]:
+    win, _, loss = lay_odds(target, kind)
+    return win, loss
+
+
+def _favoured(target: Face, kinds: set[int]) -> tuple[float, int] | None:
+    """The kind whose exact odds against `target` are best (win above loss): (loss / win, kind)."""
+    best: tuple[float, int] | None = None
+    for k in sorted(kinds):
+        win, loss = _exact(target, k)
+        if win > loss and (best is None or loss / win < best[0]):
+            best = (float(loss / win), k)
+    return best
+
+
+def fight_odds_favour(pile: list[Face], hand: list[tuple[int, Face]]) -> bool:
+    """A fight is worth it when every pile tile has a kind in hand whose exact odds favour it,
+    the tiles expected to be lost stay below MAX_EXPECTED_LOSS and the hand outnumbers the pile
+    (a loss costs a tile, and the fight ends when the hand is empty)."""
     kinds = {k for _, face in hand for k in face}
+    expected = 0.0
     for target in pile:
-        if not any(_kind_odds(target, k)[0] > 0 and _kind_odds(target, k)[1] == 0 for k in kinds):
+        best = _favoured(target, kinds)
+        if best is None:
             return False
-    return True
+        expected += best[0]
+    return expected < MAX_EXPECTED_LOSS and len(hand) > len(pile)
 
 
 def _would_fight(v: BoardView, g: Mapping[str, Any]) -> bool:
@@ -65,7 +93,7 @@ def _would_fight(v: BoardView, g: Mapping[str, Any]) -> bool:
         from .eras.dispatch import wants_fight
 
         return wants_fight(v, g)
-    return _beatable([face_from_text(f) for _, f, _ in g["pile"]], v.hand)
+    return fight_odds_favour([face_from_text(f) for _, f, _ in g["pile"]], v.hand)
 
 
 def _estate_value(v: BoardView, center: Pos, land: int) -> int:
@@ -115,7 +143,14 @@ def _candidates(v: BoardView, near_only: bool, tie: Tie = by_notation) -> list[t
         for dx, dy in NEAR9:
             spots[(gx + dx, gy + dy)] = None
     singles = [(face[0], t) for face, t in v.first.items() if len(set(face)) == 1]
-    blends = [(face, t) for face, t in v.first.items() if len(set(face)) > 1]
+    # triples are the only tiles a rival cannot beat without risk: those a future or a weak
+    # pile will want stay in hand
+    spare = sum(1 for _, face in v.hand if len(set(face)) == 3) - _triples_wanted(v)
+    blends = [
+        (face, t)
+        for face, t in v.first.items()
+        if len(set(face)) == 2 or (len(set(face)) == 3 and spare > 0)
+    ]
     floor = 0.25  # below this the builder would rather not place at all
     estate = v.estate
     home = v.home
@@ -167,19 +202,24 @@ def _target(v: BoardView) -> Pos | None:
     hx, hy = v.hero
     if not turn.get("main") and v.left > 0 and len(v.hand) >= 3:
         best: tuple[float, Pos] | None = None
-        for dx in range(-2, 3):
-            for dy in range(-2, 3):
+        # with no living guardian (none raised yet, or its only one killed) every site on the
+        # map is worth the walk: a builder with tokens and nothing to guard scores nothing
+        reach = 2 if v.mine else REBUILD_REACH
+        for dx in range(-reach, reach + 1):
+            for dy in range(-reach, reach + 1):
                 p = (hx + dx, hy + dy)
                 land = v.squares.get(p)
                 if land is None or land == START or not v.site_ok(p):
                     continue
 
                 score = _estate_value(v, p, land) + (1.0 if land == v.home else 0.0)
-                score -= max(abs(dx), abs(dy))
+                score -= max(abs(dx), abs(dy)) * (1.0 if v.mine else 0.5)
                 if best is None or score > best[0]:
                     best = (score, p)
         if best is not None:
             return best[1]
+        if not v.mine and (seed := _seed_site(v)) is not None:
+            return seed[0]
         for owner, at, _, g in v.guardians:
             if owner != v.seat and cheb(at, v.hero) <= 3 and _would_fight(v, g):
                 return at
@@ -191,6 +231,42 @@ def _target(v: BoardView) -> Pos | None:
         blanks.sort()
         if blanks[0][0] < 0:
             return blanks[0][2]
+    return None
+
+
+REBUILD_REACH = 8
+"""How far a builder without a living guardian looks for a site to raise one."""
+
+
+def _seed_site(v: BoardView) -> tuple[Pos, int, list[int]] | None:
+    """With no living guardian and no site standing, the square to make one on: an uncrowded
+    land square whose 3x3 reaches the estate minimum with the singles of its land in hand
+    (nearest and fullest first), with those singles' ids."""
+    best: tuple[float, Pos, int, list[int]] | None = None
+    for p, land in v.squares.items():
+        if land == START or p in v.crowded or cheb(p, v.hero) > REBUILD_REACH:
+            continue
+        have = v.land_count(p, land)
+        singles = [t for t, face in v.hand if face == (land,) * 4]
+        need = 3 - have
+        if need > len(singles) or len(v.hand) - need < 3:
+            continue
+        score = have - 0.3 * cheb(p, v.hero) + (0.5 if land == v.home else 0.0)
+        if best is None or score > best[0]:
+            best = (score, p, land, singles[: max(0, need)])
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def _seed_placement(v: BoardView, near_only: bool) -> str | None:
+    """A single that brings the seed site's 3x3 toward the estate minimum."""
+    seed = _seed_site(v)
+    if seed is None or not seed[2]:
+        return None
+    (px, py), _, singles = seed
+    for dx, dy in NEAR9:
+        q = (px + dx, py + dy)
+        if q not in v.squares and _single_legal(v, q, near_only):
+            return f"place t{singles[0]} {q[0]},{q[1]}"
     return None
 
 
@@ -211,8 +287,8 @@ def _fight_move(v: BoardView) -> str:
                     continue
                 for kind in set(face):
                     win, lose = _kind_odds(target, kind)
-                    score = win - 0.01 * len(set(face))
-                    if win > 0 and lose == 0 and (best is None or score > best[0]):
+                    score = win - 2 * lose - 0.01 * len(set(face))
+                    if win > lose and (best is None or score > best[0]):
                         best = (score, f"lay t{t}@{i} {('slice', 'shoot', 'cast')[kind]}")
         if best is not None:
             return best[1]
@@ -260,7 +336,8 @@ def play_builder(obs: Mapping[str, Any], menu: LegalMoves, tie: Tie) -> str:
         if obs["pick"]["for"] == "rebuild":
             at = (obs["pick"]["at"][0], obs["pick"]["at"][1])
             land = v.squares.get(at, START)
-            if land != START and v.land_count(at, land) >= 2 and picks:
+            # a builder with no living guardian takes any estate it has freed
+            if land != START and (v.land_count(at, land) >= 2 or not v.mine) and picks:
                 return pile_pick(v, picks)
             return "skip"
         if obs["pick"]["for"] == "swap":
@@ -335,7 +412,7 @@ def _turn(v: BoardView, options: LegalMoves, tie: Tie) -> str:
         and v.left > 0
         and land != START
         and all(at != v.hero for _, at, _, _ in v.guardians)
-        and (land == v.home or _estate_value(v, v.hero, land) >= 4)
+        and (land == v.home or _estate_value(v, v.hero, land) >= 4 or not v.mine)
         and "guardian" in menu.of("guardian")
     ):
         return "guardian"
@@ -343,6 +420,12 @@ def _turn(v: BoardView, options: LegalMoves, tie: Tie) -> str:
         for owner, at, _, g in v.guardians:
             if owner != v.seat and cheb(at, v.hero) <= 1 and _would_fight(v, g):
                 return f"fight {g['id']}"
+    if free and not v.mine and v.left > 0 and turn["placement_mode"] != "far":
+        # nothing to guard and tokens left: make a site before anything else
+        seed = _seed_placement(v, bool(turn["placed"]))
+        placements = menu.placement_notes() if seed and turn["placed"] else None
+        if seed is not None and (not turn["placed"] or (placements and seed in placements)):
+            return seed
     best: tuple[float, str] | None = None
     if not turn["placed"]:
         # the first placement may go anywhere, and _candidates then checks exactly what the
@@ -372,7 +455,10 @@ def _turn(v: BoardView, options: LegalMoves, tie: Tie) -> str:
     if free and hand:
         for _, at, _, g in v.mine:
             threatened = any(cheb(h, at) <= 2 for seat, h in enumerate(v.heroes) if seat != v.seat)
-            if threatened and len(g["pile"]) < 6 and cheb(at, v.hero) <= 1:
+            # a pile of singles and doubles dies at no risk to the right kinds: a triple in
+            # hand goes onto it even when no rival stands near
+            weak = not _has_triple(g) and any(len(set(face)) == 3 for _, face in v.hand)
+            if (threatened or weak) and len(g["pile"]) < 6 and cheb(at, v.hero) <= 1:
                 gid = g["id"]
                 offers = [
                     f"pick {n.split()[1]}" for n in menu.of("bolster") if n.endswith(" " + gid)
@@ -380,9 +466,21 @@ def _turn(v: BoardView, options: LegalMoves, tie: Tie) -> str:
                 if offers:
                     tile = pile_pick(v, offers).split()[1]  # the menu's entry (with a kind)
                     return next(n for n in menu.of("bolster") if n.split()[1:3] == [tile, gid])
-        if len(_dead(v)) >= 3 and len(v.hand) >= 8:
+        dead = _dead(v)
+        # a stock shorter than the swap reshuffles the discard pile, the swapped tiles with it,
+        # into the draw: the builder would swap the same tiles back and forth
+        if len(dead) >= 3 and len(v.hand) >= 8 and int(v.obs["stock"]) >= len(dead):
             return "swap"
     return "end"
+
+
+def _triples_wanted(v: BoardView) -> int:
+    """One triple for each guardian still to raise and each own pile without one."""
+    return int(v.left) + sum(1 for _, _, _, g in v.mine if not _has_triple(g))
+
+
+def _has_triple(g: Mapping[str, Any]) -> bool:
+    return any(len(set(face)) == 3 for _, face, _ in g["pile"])
 
 
 def _dead(v: BoardView) -> list[int]:

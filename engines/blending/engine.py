@@ -37,6 +37,7 @@ from .render import render
 from .ruleset import BlendingRules
 from .schema import MOVE_SCHEMA
 from .scoring import breakdown, totals
+from .search import search_bots
 from .seeded import SEEDED_BOTS
 from .state import State, from_json, to_json
 from .tile_choice import worst_tile
@@ -296,4 +297,4 @@ def _phase_text(state: State) -> str:
     }.get(state.phase, state.phase)
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS}
+_BOTS: Mapping[str, Bot] = {**BOTS, **search_bots(BlendingEngine()), **SEEDED_BOTS}

@@ -293,4 +293,5 @@ class TerritoryEngine(SimultaneousEngine[TerritoryRuleset, TerritoryState, Terri
         return _BOTS
 
 
-_BOTS: Mapping[str, Bot] = {**BOTS, **SEEDED_BOTS, **SEARCH_BOTS}
+# The seeded twins stay last (tests/test_seeded_bots.py).
+_BOTS: Mapping[str, Bot] = {**BOTS, **SEARCH_BOTS, **SEEDED_BOTS}
