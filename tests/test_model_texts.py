@@ -28,8 +28,9 @@ from cogs_arena.server.store.memory import MemoryStore
 
 GAMES = ("influence", "territory", "chemistry", "blending")
 BOUNDS = {"influence": 8000, "territory": 8000, "chemistry": 6000}
-BLENDING_BOUND = 11_640
-"""Blending's text stays within its size before issue 24 (its eras rewrite it; see prompts)."""
+BLENDING_BOUND = 12_000
+"""Blending's text stays within its size before issue 24 (11,640; its eras rewrite it, see
+prompts), plus the Opponents paragraph naming the bots (issue 23)."""
 OPPONENTS_ROOM = 500
 """Left for the short paragraph naming the bots that another change adds to each text."""
 

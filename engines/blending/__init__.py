@@ -15,6 +15,8 @@ The skeleton every game folder shares, then this game's own modules:
 - `picture.py`: the SVG picture of a view;
 - `news.py`: what one move did, in lines every seat may read;
 - `bots.py`: the bots, from an observation only;
+- `search.py`: the search bot's levels, planning from an observation only;
+- `sampling.py`: states consistent with an observation, for the search;
 - `numbers.py`: the fun numbers for `cogs-arena simulate`;
 - `engine.py`: the protocol's class, over the modules above;
 - `schema.py`: the JSON Schema of a move's structured form;

@@ -1,4 +1,5 @@
-"""The seeded Territory bots: `homesteader-seeded`, `raider-seeded` and `diplomat-seeded` play as
+"""The seeded Territory bots: `homesteader-seeded`, `raider-seeded`, `diplomat-seeded` and
+`settler-seeded` play as
 their namesakes but break every tie (equally rich and dear tiles, rivals of equal score, equal
 grievances) in an order drawn from the decision's seeded stream, so that a seed changes the
 game. The namesakes keep the reference's tie order (by tile key, by seat)."""
@@ -11,7 +12,7 @@ from typing import Any
 from ..protocol import JSON, Bot, LegalMoves
 from ..rng import Stream
 from .board import KEY_RANK
-from .bots import Ties, play_diplomat, play_homesteader, play_raider
+from .bots import Ties, play_diplomat, play_homesteader, play_raider, play_settler
 
 
 def drawn_ties(obs: Mapping[str, Any], rng: Stream) -> Ties:
@@ -34,4 +35,5 @@ SEEDED_BOTS: dict[str, Bot] = {
     "homesteader-seeded": _seeded(play_homesteader),
     "raider-seeded": _seeded(play_raider),
     "diplomat-seeded": _seeded(play_diplomat),
+    "settler-seeded": _seeded(play_settler),
 }
