@@ -188,7 +188,8 @@ def test_a_hero_on_a_guardian_shows_both_on_the_text_maps() -> None:
         for g in view["guardians"]:
             if g["at"] == me["hero"] and view["phase"] == "turn":
                 brief, full = texts(engine, view)
-                mark = f"g{g['owner']}@{view['seat']}"
+                heroes = [p for p in view["players"] if p["hero"] == me["hero"]]
+                mark = f"g{g['owner']}@{view['seat'] if len(heroes) == 1 else '*'}"
                 assert mark in full and mark in brief, (full, brief)
                 found += 1
     assert found
@@ -249,9 +250,10 @@ def test_an_eliminated_territory_seat_is_told_so_and_shown_no_reach() -> None:
 
 def test_blending_brief_near_blends_are_the_menus_near_blends() -> None:
     """The blends the brief says fit near the hero (block, tile, rotation) are the menu's
-    near-hero blend placements, at every decision of seat 0 in three bot games."""
+    near-hero blend placements, at every decision of seat 0 in four bot games (seeds where
+    the builders leave blocks to blend near seat 0's hero)."""
     checked = 0
-    for seed in (7, 3, 11):
+    for seed in (7, 2, 4, 8):
         engine, states = seat_states("blending", seed)
         for state in states[:-1]:
             view = engine.observe(state, 0)

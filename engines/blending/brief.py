@@ -120,6 +120,8 @@ def _near_spots(v: Mapping[str, Any], squares: Mapping[Pos, int], hero: Pos) -> 
     t = v.get("turn") or {}
     if t.get("placement_mode") == "far":
         return "Placements: none more this turn (you placed far)."
+    if t.get("placement_mode") == "near" and int(t.get("placed", 0)) >= int(v["near_count"]):
+        return f"Placements: none more this turn (you placed {v['near_count']} near your hero)."
     singles = []
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
@@ -140,7 +142,7 @@ def _near_spots(v: Mapping[str, Any], squares: Mapping[Pos, int], hero: Pos) -> 
         for name, face in hand:
             rot = fits(face, v["triple_match"]).get(spot) if pips(face) > 1 else None
             if rot is not None:
-                tiles.append(f"{name} r{rot}" if rot else name)
+                tiles.append(f"{name} r{rot}")  # the notation names r0 too
         if tiles:
             blocks.append(f"{tl[0]},{tl[1]} ({face_text(spot)}): {' '.join(tiles)}")
     return (
@@ -198,5 +200,23 @@ def _fight_and_pick(v: Mapping[str, Any]) -> list[str]:
                 continue
             # How it went and how it ended, not every flip again.
             block = block[:1] + block[-1:] if len(block) > 2 else block
+        elif line.startswith("Fight against "):
+            block = _recent_flips(block)
         out += [line, *block]
+    return out
+
+
+RECENT_FLIPS = 2
+"""Flips of the fight under way the brief repeats: the latest ones (`show` has them all)."""
+
+
+def _recent_flips(block: list[str]) -> list[str]:
+    """The fight's pairs and hint whole, its flip history cut to the latest lines."""
+    history = [i for i, item in enumerate(block) if item.startswith(("  pos ", "  seat "))]
+    if len(history) <= RECENT_FLIPS:
+        return block
+    keep = set(history[-RECENT_FLIPS:])
+    cut = len(history) - RECENT_FLIPS
+    out = [item for i, item in enumerate(block) if i not in history or i in keep]
+    out.insert(history[0], f"  ({cut} earlier flips and losses of this fight: `show` has them)")
     return out

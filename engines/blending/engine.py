@@ -64,8 +64,9 @@ class BlendingEngine(SequentialEngine[BlendingRules, State, Move]):
     )
     fallback_ends_turn: ClassVar[bool] = True
     supports_talk: ClassVar[bool] = False
-    view_version: ClassVar[int] = 2
-    """2: each guardian lists its estate (the 3x3 it guards)."""
+    view_version: ClassVar[int] = 3
+    """2: each guardian lists its estate (the 3x3 it guards). 3: the view gives `near_count`
+    (how many tiles may go near the hero in a turn)."""
     ruleset_model = BlendingRules
     series_numbers: ClassVar[SeriesNumbers | None] = NUMBERS
 

@@ -96,6 +96,7 @@ def view(s: State, seat: int | None, full: bool) -> dict[str, JSON]:
         "hand_limit": s.rules.hand_limit,
         "native_speed": s.rules.native_speed,
         "triple_match": s.rules.triple_match,
+        "near_count": s.rules.near_count,
         "players": players,
         "squares": _SQUARES.get(
             (s.squares,),
