@@ -41,11 +41,18 @@ ERAS: dict[str, list[dict[str, Any]]] = {
 builder bot choosing half the moves so that its fights (rare in random play) happen too."""
 
 
+def _one_search_level(engine: AnyEngine) -> list[str]:
+    """Every bot but the search levels above the first: every level is held to its seed and its
+    budget in tests/test_search_<game>.py, and self-play of all four costs minutes."""
+    return [b for b in engine.bots() if not b.startswith("search") or b == "search:1"]
+
+
 @pytest.mark.parametrize("name", LANDED)
 def test_check_engine(name: str) -> None:
-    report = check_engine(get_engine(name), seeds=SEEDS)
+    engine = get_engine(name)
+    report = check_engine(engine, seeds=SEEDS, bots=_one_search_level(engine))
     assert report.seeds == SEEDS and report.steps > 0
-    assert "random" in report.bots
+    assert "random" in report.bots and "search:1" in report.bots
 
 
 @pytest.mark.parametrize(
@@ -61,7 +68,9 @@ def test_check_engine(name: str) -> None:
     ids=lambda v: v if isinstance(v, str) else "-".join(f"{k}={w}" for k, w in v.items()),
 )
 def test_check_engine_over_every_era(name: str, overrides: dict[str, Any]) -> None:
-    report = check_engine(get_engine(name), seeds=[2, 3], overrides=overrides, bot="builder")
+    engine = get_engine(name)
+    bots = _one_search_level(engine)
+    report = check_engine(engine, seeds=[2, 3], overrides=overrides, bot="builder", bots=bots)
     assert report.steps > 0
 
 

@@ -45,7 +45,7 @@ def check_engine(
     seeds: Sequence[int] = (1, 2, 3),
     overrides: Mapping[str, Any] | None = None,
     bot: str = "",
-    bots: bool = True,
+    bots: bool | Sequence[str] = True,
 ) -> ConformanceReport:
     """Checks the engine derives from the base of its kind (`SequentialEngine` or
     `SimultaneousEngine`), then plays each seed out twice with seeded random moves (and `bot`'s
@@ -68,7 +68,7 @@ def check_engine(
     _check_bad_ruleset(engine)
     _check_foreign_ruleset(engine)
     if bots:
-        report.bots = _check_bots(engine, overrides)
+        report.bots = _check_bots(engine, overrides, None if bots is True else list(bots))
     return report
 
 
@@ -248,19 +248,24 @@ def _check_foreign_ruleset(engine: AnyEngine) -> None:
         raise ConformanceFailure(f"{engine.name}: {entry} accepted a foreign ruleset")
 
 
-def _check_bots(engine: AnyEngine, overrides: Mapping[str, Any] | None) -> list[str]:
-    """Every bot plays a whole game from observations and lazy menus only, the same way twice."""
+def _check_bots(
+    engine: AnyEngine, overrides: Mapping[str, Any] | None, only: list[str] | None = None
+) -> list[str]:
+    """Every bot (or those named in `only`) plays a whole game from observations and lazy menus
+    only, the same way twice."""
     ruleset = engine.ruleset(dict(overrides or {}))
     seats = len(engine.seat_names(ruleset))
     table = engine.bots()
     _require("random" in table, f"{engine.name}: every game has a `random` bot")
-    for name in table:
+    unknown = sorted(set(only or ()) - set(table))
+    _require(not unknown, f"{engine.name}: no bots named {unknown}")
+    for name in table if only is None else only:
         first = _bot_game(engine, ruleset, [name] * seats)
         _require(
             first == _bot_game(engine, ruleset, [name] * seats),
             f"{engine.name}: bot {name!r} played the same seed two ways",
         )
-    return sorted(table)
+    return sorted(table if only is None else only)
 
 
 def _bot_game(engine: AnyEngine, ruleset: Any, bots: Sequence[str]) -> str:
