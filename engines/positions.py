@@ -45,7 +45,7 @@ EXAMPLE_DECISIONS: dict[str, int] = {
     "influence": 150,
     "territory": 9,
     "chemistry": 4,
-    "blending": 120,
+    "blending": 300,
 }
 """Where each game's mid-game example stands: Black has just attacked in Influence (turn 7),
 razes have cracked tiles in Territory (turn 10), food lies in Chemistry (tick 240), guardians

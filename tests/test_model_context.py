@@ -93,37 +93,46 @@ async def test_menu_instructions_are_said_once(tmp_path: Path) -> None:
     assert (later.structured_content or {})["instructions_told"] is True
 
 
-def test_a_run_of_one_tile_on_many_squares_shares_a_menu_line() -> None:
-    """Entries that differ only in their last word and share a description (Blending's single
-    tile on each free square) share one numbered line; every notation can still be read back
-    whole, with its number, and short runs keep a line each."""
+def test_one_tile_on_many_squares_shares_a_menu_line() -> None:
+    """Entries that share a description and differ only in their notation's last word
+    (Blending's single tile on each free square) share one line, each with its number, where
+    the first of them stands; every notation can still be read back whole; a group smaller
+    than four keeps a line each."""
     from cogs_arena.server.adapter.texts import menu_text
     from cogs_arena.server.models import Menu, MenuEntry
 
+    def entry(number: int, notation: str, description: str) -> MenuEntry:
+        return MenuEntry(number=number, notation=notation, description=description, kind="k")
+
     entries = [
-        MenuEntry(number=1, notation="move 2,0", description="step to 2,0", kind="move"),
-        *(
-            MenuEntry(number=2 + i, notation=f"place t9 {x},0", description="single", kind="p")
-            for i, x in enumerate(range(-3, 3))
-        ),
-        MenuEntry(number=8, notation="place t31 1,1", description="single", kind="p"),
-        MenuEntry(number=9, notation="end", description="end your turn", kind="end"),
+        entry(1, "move 2,0", "step to 2,0"),
+        entry(2, "place t9 -3,0", "single"),
+        entry(3, "place t9 -2,0", "single"),
+        entry(4, "place t9 -1,0", "single, near"),
+        entry(5, "place t9 0,0", "single"),
+        entry(6, "place t9 1,0", "single"),
+        entry(7, "place t31 1,1", "single"),
+        entry(8, "end", "end your turn"),
     ]
     menu = Menu(
         game_id="g",
         seat=0,
         decision=4,
         complete=True,
-        total=9,
-        matching=9,
+        total=8,
+        matching=8,
         page=1,
         pages=1,
-        kinds=["move", "p", "end"],
+        kinds=["k"],
         moves=entries,
         hints={},
         instructions="",
     )
-    lines = menu_text(menu, 50).splitlines()
-    assert "   2–7. place t9 -3,0 | -2,0 | -1,0 | 0,0 | 1,0 | 2,0  - single" in lines
-    assert "   1. move 2,0  - step to 2,0" in lines and "   8. place t31 1,1  - single" in lines
-    assert len(lines) == 1 + 4
+    lines = menu_text(menu, 50).splitlines()[1:]
+    assert lines == [
+        "   1. move 2,0  - step to 2,0",
+        "      place t9  - single: 2) -3,0  3) -2,0  5) 0,0  6) 1,0",
+        "   4. place t9 -1,0  - single, near",
+        "   7. place t31 1,1  - single",
+        "   8. end  - end your turn",
+    ]

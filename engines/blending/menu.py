@@ -126,9 +126,7 @@ def placements(s: State) -> list[MoveInfo]:
                             if info is None:
                                 info = cache[key] = _single_info(tile, land, p, flags[i], NEAR)
                             mine[i] = info
-                # Near ones first, then each kind of far one together, square order kept within
-                # each: a menu text lists one kind on one line (server/adapter/texts.py).
-                out.extend(sorted(mine, key=lambda m: (m.description.endswith(FAR), m.description)))
+                out.extend(mine)
                 continue
             spots = [
                 (p, p in squares)

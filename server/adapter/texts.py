@@ -55,33 +55,32 @@ def menu_text(menu: Menu, page_size: int) -> str:
 
 
 RUN = 4
-"""Consecutive entries with one description, from this many on, share one line."""
+"""Entries with one description whose notations differ only in the last word (one tile on
+many squares), from this many on, share one line."""
 
 
 def _entry_lines(menu: Menu) -> list[str]:
-    """One line per entry; a run of entries that differ only in their notation's last word (the
-    same tile on many squares) shares a line: `12–40. place t9 0,-4 | -1,-3 | …  - <what>`,
-    the numbers in the order listed, each notation whole as the head plus one of the words."""
+    """One line per entry, but a group of entries that share a description and differ only in
+    their notation's last word shares one line, where the group's first entry stands:
+    `place t9 - Mountain single, anywhere: 2) 0,-4  3) -1,-3  9) 1,0`, each entry's number
+    before its last word (the notation is the head and that word)."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, entry in enumerate(menu.moves):
+        head = entry.notation.rpartition(" ")[0]
+        if head:
+            groups.setdefault((head, entry.description), []).append(i)
+    shared = {i: key for key, members in groups.items() if len(members) >= RUN for i in members}
     lines: list[str] = []
-    moves = list(menu.moves)
-    i = 0
-    while i < len(moves):
-        head, _, _ = moves[i].notation.rpartition(" ")
-        j = i + 1
-        while (
-            j < len(moves)
-            and head
-            and moves[j].description == moves[i].description
-            and moves[j].notation.rpartition(" ")[0] == head
-        ):
-            j += 1
-        if j - i >= RUN:
-            tails = " | ".join(m.notation.rpartition(" ")[2] for m in moves[i:j])
-            span = f"{moves[i].number}–{moves[j - 1].number}"
-            lines.append(f"{span:>6}. {head} {tails}  - {moves[i].description}")
-        else:
-            lines.extend(f"{e.number:>4}. {e.notation}  - {e.description}" for e in moves[i:j])
-        i = j
+    for i, entry in enumerate(menu.moves):
+        key = shared.get(i)
+        if key is None:
+            lines.append(f"{entry.number:>4}. {entry.notation}  - {entry.description}")
+        elif groups[key][0] == i:
+            tails = "  ".join(
+                f"{menu.moves[j].number}) {menu.moves[j].notation.rpartition(' ')[2]}"
+                for j in groups[key]
+            )
+            lines.append(f"      {key[0]}  - {key[1]}: {tails}")
     return lines
 
 
