@@ -136,3 +136,36 @@ def test_one_tile_on_many_squares_shares_a_menu_line() -> None:
         "   7. place t31 1,1  - single",
         "   8. end  - end your turn",
     ]
+
+
+WHOLE_GAME_BOUNDS = {
+    "influence": 40_000,
+    "territory": 80_000,
+    "chemistry": 40_000,
+    "blending": 70_000,
+}
+"""Issue 24: the model-style client's whole game (tools/list + prompt + rules + every answer)."""
+
+
+@pytest.mark.slow
+def test_a_whole_game_as_a_model_reads_it_fits_its_bound() -> None:
+    """`scripts/tokens.py --model` (seat 0, seed 7, the pinned opponents, one show and one play
+    a turn, legal_moves at each Blending turn) plays every game to its end within the bound."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "tokens.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--model"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.split()}
+    for game, bound in WHOLE_GAME_BOUNDS.items():
+        row = rows[game]
+        assert "not over" not in row, row
+        whole = int(row.split()[6])
+        assert whole <= bound, (game, whole, bound)
