@@ -39,12 +39,13 @@ def error_text(result: Any) -> str:
     return "".join(getattr(block, "text", "") for block in result.content)
 
 
-def stdio_params(store: Path, transcripts: Path) -> StdioServerParameters:
+def stdio_params(store: Path, transcripts: Path, *paths: Path) -> StdioServerParameters:
     """The server as a child process. The SDK hands a child only a few variables; PYTHONPATH
-    goes along too, so a checkout run with it serves its own code."""
+    goes along too, so a checkout run with it serves its own code, after `paths` (plugins)."""
     env = get_default_environment()
-    if os.environ.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    path = [*map(str, paths), *filter(None, [os.environ.get("PYTHONPATH", "")])]
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(path)
     return StdioServerParameters(
         env=env,
         command=sys.executable,

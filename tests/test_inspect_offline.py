@@ -54,34 +54,7 @@ def test_inspect_eval_runs_offline_from_the_command_line(tmp_path: Path) -> None
     its four games; the seats alternate by seed; the metrics, read back from the log, count
     the distinct games the transcripts hold (Influence's bot breaks ties from the seed, so
     whether two seeds repeat a game is read from the records, not assumed)."""
-    cwd = tmp_path / "cwd"
-    cwd.mkdir()
-    transcripts = tmp_path / "transcripts"
-    done = subprocess.run(
-        [
-            str(INSPECT),
-            "eval",
-            "cogs_arena/influence",
-            "--model",
-            OFFLINE,
-            "-T",
-            "seeds=4",
-            "-T",
-            f"transcripts={transcripts}",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "none",
-        ],
-        cwd=cwd,
-        env=offline_env(),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    (location,) = sorted((tmp_path / "logs").glob("*.eval"))
-    log = read_eval_log(str(location))
+    log = _inspect_eval(tmp_path, "cogs_arena/influence", "seeds=4")
     assert log.eval.model == OFFLINE and log.samples is not None
     seats = {}
     keys = {}

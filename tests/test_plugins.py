@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp_helpers import call, call_error
+from mcp_helpers import call, call_error, stdio_params
 
 from cogs_arena.engines.testing import check_engine
 
@@ -26,23 +26,7 @@ NO_PYSPIEL = PLUGINS / "no_pyspiel"
 
 
 def _server(tmp_path: Path, *paths: Path) -> StdioServerParameters:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [*map(str, paths), *filter(None, [env.get("PYTHONPATH", "")])]
-    )
-    return StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "cogs_arena",
-            "serve",
-            "--store",
-            str(tmp_path / "s.sqlite3"),
-            "--transcripts",
-            str(tmp_path / "t"),
-        ],
-        env=env,
-    )
+    return stdio_params(tmp_path / "s.sqlite3", tmp_path / "t", *paths)
 
 
 async def _finish(client: Client, game: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -79,7 +78,7 @@ def _num(value: Any) -> str:
 
 def run_compare(args: argparse.Namespace) -> int:
     from .numbers import summary
-    from .plan import Progress, Refused, plan_series, played
+    from .plan import Refused, plan_series, play_series
     from .ray_backend import RayMissing
 
     try:
@@ -104,18 +103,12 @@ def run_compare(args: argparse.Namespace) -> int:
             return 2
     results = []
     for plan in plans:
-        jobs = min(args.jobs or os.cpu_count() or 1, len(plan))
-        progress = Progress(len(plan))
-        records: list[dict[str, Any]] = []
         started = time.monotonic()
         try:
-            for record in played(plan, jobs, args.backend, args.ray_address):
-                records.append(record)
-                progress.show(len(records))
+            records, jobs = play_series(plan, args)
         except RayMissing as exc:
             print(f"simulate: {exc}", file=sys.stderr)
             return 2
-        records.sort(key=lambda r: int(r["seed"]))
         stats = summary(args.game, records)
         stats["seconds_per_game"] = round((time.monotonic() - started) * jobs / len(plan), 3)
         results.append(stats)

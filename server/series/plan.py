@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -82,6 +83,22 @@ def played(
         futures = [pool.submit(play, item) for item in plan]
         for future in as_completed(futures):
             yield future.result()
+
+
+def play_series(
+    plan: Sequence[Planned], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], int]:
+    """Plays the series as the command line asks (`--jobs`, `--backend`, `--ray-address`) with
+    the progress line: the games' numbers sorted by seed, and the jobs used. RayMissing
+    propagates for the caller to report."""
+    jobs = min(args.jobs or os.cpu_count() or 1, len(plan))
+    progress = Progress(len(plan))
+    records: list[dict[str, Any]] = []
+    for record in played(plan, jobs, args.backend, args.ray_address):
+        records.append(record)
+        progress.show(len(records))
+    records.sort(key=lambda r: int(r["seed"]))
+    return records, jobs
 
 
 class Progress:

@@ -16,7 +16,7 @@ from typing import Any
 from ...engines.registry import available
 from .compare import run_compare
 from .numbers import report, summary
-from .plan import BACKENDS, Progress, Refused, plan_series, played
+from .plan import BACKENDS, Refused, plan_series, play_series
 from .ray_backend import RayMissing
 
 
@@ -88,17 +88,11 @@ def run(args: argparse.Namespace) -> int:
     except Refused as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
-    jobs = min(args.jobs or os.cpu_count() or 1, len(plan))
-    progress = Progress(len(plan))
-    records: list[dict[str, Any]] = []
     try:
-        for record in played(plan, jobs, args.backend, args.ray_address):
-            records.append(record)
-            progress.show(len(records))
+        records, _ = play_series(plan, args)
     except RayMissing as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
-    records.sort(key=lambda r: int(r["seed"]))
     stats = summary(args.game, records)
     if args.transcripts is not None:
         stats["transcripts"] = os.path.abspath(args.transcripts)
