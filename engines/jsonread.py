@@ -4,7 +4,7 @@ bots and tests read views through these instead of indexing an unchecked value."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TypeVar, cast
 
@@ -86,28 +86,33 @@ def text(x: JSON) -> str:
     return x
 
 
-def _all(xs: Sequence[JSON], kind: type) -> bool:
-    # One pass of C over the elements' types: the state loaders read arrays of hundreds of values
-    # (a tile each, a frame each) on every load of a session, and a call per element costs.
-    return not xs or set(map(type, xs)) == {kind}
+def _only(xs: Iterable[JSON], kind: type) -> bool:
+    # The state loaders read arrays of hundreds of values (a tile each, a frame each) and dozens
+    # of short ones on every load of a session: a loop over the elements' exact types spares a
+    # call per element (it is faster than `all` over a generator); only an array with another
+    # type in it is read element by element, to say what it found.
+    for e in xs:  # noqa: SIM110
+        if type(e) is not kind:
+            return False
+    return True
 
 
 def ints(x: JSON) -> list[int]:
     """`x` as an array of integers."""
-    xs = arr(x)
-    return cast("list[int]", list(xs)) if _all(xs, int) else [num(e) for e in xs]
+    xs = x if type(x) is list else arr(x)
+    return cast("list[int]", list(xs)) if _only(xs, int) else [num(e) for e in xs]
 
 
 def texts(x: JSON) -> list[str]:
     """`x` as an array of strings."""
-    xs = arr(x)
-    return cast("list[str]", list(xs)) if _all(xs, str) else [text(e) for e in xs]
+    xs = x if type(x) is list else arr(x)
+    return cast("list[str]", list(xs)) if _only(xs, str) else [text(e) for e in xs]
 
 
 def flags(x: JSON) -> list[bool]:
     """`x` as an array of `true` and `false`."""
-    xs = arr(x)
-    return cast("list[bool]", list(xs)) if _all(xs, bool) else [flag(e) for e in xs]
+    xs = x if type(x) is list else arr(x)
+    return cast("list[bool]", list(xs)) if _only(xs, bool) else [flag(e) for e in xs]
 
 
 def fixed(x: JSON, size: int) -> Sequence[JSON]:
@@ -120,14 +125,12 @@ def fixed(x: JSON, size: int) -> Sequence[JSON]:
 
 def table(x: JSON, width: int) -> list[tuple[int, ...]]:
     """`x` as an array of rows, each an array of `width` integers."""
-    rows = arr(x)
-    # The same few passes of C as `ints` for the whole table when every row is a list of `width`
-    # integers (as a stored state's tables are); else row by row, to say what is wrong.
-    if rows and not (
-        set(map(type, rows)) == {list}
-        and set(map(len, rows)) == {width}  # type: ignore[arg-type]
-        and set(map(type, chain.from_iterable(rows))) == {int}  # type: ignore[arg-type]
-    ):
+    rows = x if type(x) is list else arr(x)
+    # As `ints`: the rows' shapes, then their elements' types, before any row is read one by one.
+    for r in rows:
+        if type(r) is not list or len(r) != width:
+            return [tuple(ints(fixed(r, width))) for r in rows]
+    if not _only(chain.from_iterable(rows), int):  # type: ignore[arg-type]
         return [tuple(ints(fixed(r, width))) for r in rows]
     return [tuple(r) for r in rows]  # type: ignore[arg-type]
 
