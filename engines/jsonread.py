@@ -4,9 +4,13 @@ bots and tests read views through these instead of indexing an unchecked value."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
+from typing import TypeVar, cast
 
 from .protocol import JSON
+
+T = TypeVar("T")
 
 
 def _kind(x: object) -> str:
@@ -66,6 +70,13 @@ def real(x: JSON) -> float:
     return x
 
 
+def flag(x: JSON) -> bool:
+    """`x` as `true` or `false` (a number is not one)."""
+    if type(x) is not bool:
+        raise TypeError(f"expected true or false, found {_kind(x)}")
+    return x
+
+
 def text(x: JSON) -> str:
     """`x` as a string."""
     if type(x) is str:
@@ -75,14 +86,71 @@ def text(x: JSON) -> str:
     return x
 
 
+def _only(xs: Iterable[JSON], kind: type) -> bool:
+    # The state loaders read arrays of hundreds of values (a tile each, a frame each) and dozens
+    # of short ones on every load of a session: a loop over the elements' exact types spares a
+    # call per element (it is faster than `all` over a generator); only an array with another
+    # type in it is read element by element, to say what it found.
+    for e in xs:  # noqa: SIM110
+        if type(e) is not kind:
+            return False
+    return True
+
+
 def ints(x: JSON) -> list[int]:
     """`x` as an array of integers."""
-    return [num(e) for e in arr(x)]
+    xs = x if type(x) is list else arr(x)
+    return cast("list[int]", list(xs)) if _only(xs, int) else [num(e) for e in xs]
 
 
 def texts(x: JSON) -> list[str]:
     """`x` as an array of strings."""
-    return [text(e) for e in arr(x)]
+    xs = x if type(x) is list else arr(x)
+    return cast("list[str]", list(xs)) if _only(xs, str) else [text(e) for e in xs]
+
+
+def flags(x: JSON) -> list[bool]:
+    """`x` as an array of `true` and `false`."""
+    xs = x if type(x) is list else arr(x)
+    return cast("list[bool]", list(xs)) if _only(xs, bool) else [flag(e) for e in xs]
+
+
+def fixed(x: JSON, size: int) -> Sequence[JSON]:
+    """`x` as an array of exactly `size` values (a row of a table)."""
+    xs = arr(x)
+    if len(xs) != size:
+        raise TypeError(f"expected an array of {size} values, found {len(xs)}")
+    return xs
+
+
+def table(x: JSON, width: int) -> list[tuple[int, ...]]:
+    """`x` as an array of rows, each an array of `width` integers."""
+    rows = x if type(x) is list else arr(x)
+    # As `ints`: the rows' shapes, then their elements' types, before any row is read one by one.
+    for r in rows:
+        if type(r) is not list or len(r) != width:
+            return [tuple(ints(fixed(r, width))) for r in rows]
+    if not _only(chain.from_iterable(rows), int):  # type: ignore[arg-type]
+        return [tuple(ints(fixed(r, width))) for r in rows]
+    return [tuple(r) for r in rows]  # type: ignore[arg-type]
+
+
+def maybe(read: Callable[[JSON], T]) -> Callable[[JSON], T | None]:
+    """A read that also takes `null` (for None)."""
+    return lambda x: None if x is None else read(x)
+
+
+def field(x: JSON, key: str, read: Callable[[JSON], T]) -> T:
+    """`read` of the value at `key` of the object `x`. A refusal names the key, so reads nested
+    inside one another name a path (`reports: salvage: expected an integer, found ...`)."""
+    try:
+        value = (x if type(x) is dict else obj(x))[key]
+    except KeyError:
+        raise TypeError(f"{key}: missing") from None
+    try:
+        return read(value)
+    except TypeError as e:
+        raise TypeError(f"{key}: {e}") from None
 
 
 def at(x: JSON, *path: str | int) -> JSON:

@@ -38,46 +38,17 @@ from .text_rules import shown_seed
 
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)
 
-BRIEF_DROPS: dict[str, tuple[str, ...]] = {
-    "influence": ("Legend:", "Neighbours of", "White's last turn", "Black's last turn"),
-    "territory": ("Board: pointy-top",),
-    "chemistry": ("Legend:",),
-    "blending": ("Map: x grows", "gN: a guardian", "square: a double"),
-}
-"""Per game, the starts of the board text's lines a brief view leaves out: legends and help
-that do not change during a game (the full view and the rules carry them), and Influence's
-last-turn line, which the "since your last look" lines of a view after a move already carry."""
-
-
-BRIEF_SQUEEZED = frozenset({"influence"})
-"""Games whose brief board keeps one space between cells: every row lists all its cells in
-column order under a row label, so the drawing's alignment adds only spaces."""
-
-
-BRIEF_BLOCKS: dict[str, tuple[str, ...]] = {"influence": ("Your legal attacks",)}
-"""Per game, the headings of blocks (the heading and its indented lines) a brief view leaves
-out: lists `legal_moves` gives and a full view shows, which a whole-turn plan outgrows after
-its first move anyway."""
+BRIEF_DROPS: dict[str, tuple[str, ...]] = {"influence": ("Neighbours of",)}
+"""Per game, the starts of the lines of the engine's brief text a brief view leaves out. The
+games' brief texts carry no legends now; Influence's spells out a cell's neighbours, which the
+full view and the rules carry and which would take its brief past a third of the full view
+(tests/test_brief_views.py checks that every entry here still matches a line)."""
 
 
 def brief_board(game: str, board: str) -> str:
-    """The board text without its standing legends and help (see BRIEF_DROPS, BRIEF_BLOCKS)."""
+    """The engine's brief text without the lines BRIEF_DROPS names."""
     drops = BRIEF_DROPS.get(game, ())
-    blocks = BRIEF_BLOCKS.get(game, ())
-    lines: list[str] = []
-    in_block = False
-    for line in board.splitlines():
-        in_block = line.startswith(blocks) or (in_block and line.startswith("  "))
-        if not in_block and not line.lstrip().startswith(drops):
-            lines.append(line)
-    if game in BRIEF_SQUEEZED:
-        lines = [
-            " ".join(line.split()) if line.startswith(("row", "   col")) else line for line in lines
-        ]
-        columns = [i for i, line in enumerate(lines) if line.startswith("col")]
-        if len(columns) > 1:  # the column labels under the board repeat those above it
-            del lines[columns[-1]]
-    return "\n".join(lines)
+    return "\n".join(line for line in board.splitlines() if not line.lstrip().startswith(drops))
 
 
 COORDINATE = re.compile(r"-?\d+(?:,-?\d+)+")

@@ -7,7 +7,24 @@ from types import MappingProxyType
 
 import pytest
 
-from cogs_arena.engines.jsonread import arr, at, edit, ints, num, obj, objs, real, text, texts
+from cogs_arena.engines.jsonread import (
+    arr,
+    at,
+    edit,
+    field,
+    fixed,
+    flag,
+    flags,
+    ints,
+    maybe,
+    num,
+    obj,
+    objs,
+    real,
+    table,
+    text,
+    texts,
+)
 from cogs_arena.engines.protocol import JSON
 
 VIEW: JSON = {"seats": [{"x": 3, "name": "Sable"}, {"x": 4.5}], "log": ["a", "b"], "on": True}
@@ -41,6 +58,23 @@ def test_each_read_returns_the_value_of_its_shape() -> None:
         (ints, [1, True], "expected an integer, found boolean True"),
         (texts, ["a", None], "expected a string, found null"),
         (objs, [{}, 3], "expected a JSON object, found number 3"),
+        (flag, 1, "expected true or false, found number 1"),
+        (flags, [True, 0], "expected true or false, found number 0"),
+        (ints, (1, 2.0), "expected an integer, found number 2.0"),
+        (texts, ["a", 1], "expected a string, found number 1"),
+        (lambda x: fixed(x, 2), [1, 2, 3], "expected an array of 2 values, found 3"),
+        (lambda x: table(x, 2), [[1, 2], [3, True]], "expected an integer, found boolean True"),
+        (lambda x: table(x, 2), [[1, 2], [3]], "expected an array of 2 values, found 1"),
+        (lambda x: table(x, 2), [[1, 2], 3], "expected a JSON array, found number 3"),
+        (maybe(num), False, "expected an integer, found boolean False"),
+        (lambda x: field(x, "a", num), {"b": 1}, "a: missing"),
+        (lambda x: field(x, "a", ints), {"a": [1, "2"]}, "a: expected an integer, found string"),
+        (
+            lambda x: field(x, "a", lambda y: field(y, "b", text)),
+            {"a": {"b": None}},
+            "a: b: expected a string, found null",
+        ),
+        (lambda x: field(x, "a", num), [1], "expected a JSON object, found array"),
     ],
 )
 def test_a_read_of_another_shape_names_what_it_expected_and_found(
@@ -51,6 +85,17 @@ def test_a_read_of_another_shape_names_what_it_expected_and_found(
     with pytest.raises(TypeError) as caught:
         read(value)
     assert str(caught.value) == message
+
+
+def test_the_reads_of_a_stored_state_return_its_values() -> None:
+    """The readers the state loaders use: flags, rows of a fixed size, whole tables of integers
+    (as lists or tuples), `null` where `maybe` allows it, and a named field."""
+    assert flag(False) is False and flags([True, False]) == [True, False] and flags([]) == []
+    assert fixed([1, "a"], 2) == [1, "a"] and ints((1, 2)) == [1, 2] and ints([]) == []
+    assert table([[1, 2], [3, 4]], 2) == [(1, 2), (3, 4)] and table([], 3) == []
+    assert table([(1, 2), [3, 4]], 2) == [(1, 2), (3, 4)]
+    assert maybe(num)(None) is None and maybe(num)(4) == 4
+    assert field({"a": [1, 2]}, "a", ints) == [1, 2]
 
 
 def test_edit_refuses_a_read_only_object() -> None:

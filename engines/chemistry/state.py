@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from ..jsonread import arr, field, fixed, ints, maybe, num, obj, table, text, texts
 from ..protocol import JSON
 from .moves import Action, Move, Order, move_json, order_from_json
 from .ruleset import ChemistryRuleset
@@ -61,11 +62,9 @@ def trip_to_json(t: Trip) -> list[Any]:
     return [t.start, t.steps, t.blocked, list(t.hand_start), list(t.taken), t.floor_drops]
 
 
-def trip_from_json(d: Any) -> Trip:
-    start, steps, blocked, hand, taken, floor = d
-    return Trip(
-        int(start), int(steps), int(blocked), tuple(hand), tuple(int(n) for n in taken), int(floor)
-    )
+def trip_from_json(d: JSON) -> Trip:
+    start, steps, blocked, hand, taken, floor = fixed(d, 6)
+    return Trip(num(start), num(steps), num(blocked), _ints(hand), _ints(taken), num(floor))
 
 
 @dataclass(frozen=True)
@@ -149,28 +148,41 @@ def report_to_json(r: Report) -> dict[str, JSON]:
     }
 
 
-def _t4(rows: Any) -> tuple[tuple[int, int, int, int], ...]:
-    return tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in rows)
+def _ints(v: JSON) -> tuple[int, ...]:
+    return tuple(ints(v))
 
 
-def _t3(rows: Any) -> tuple[tuple[int, int, int], ...]:
-    return tuple((int(a), int(b), int(c)) for a, b, c in rows)
+def _t2(rows: JSON) -> tuple[tuple[int, int], ...]:
+    return cast("tuple[tuple[int, int], ...]", tuple(table(rows, 2)))
 
 
-def report_from_json(d: Mapping[str, Any]) -> Report:
+def _t3(rows: JSON) -> tuple[tuple[int, int, int], ...]:
+    return cast("tuple[tuple[int, int, int], ...]", tuple(table(rows, 3)))
+
+
+def _t4(rows: JSON) -> tuple[tuple[int, int, int, int], ...]:
+    return cast("tuple[tuple[int, int, int, int], ...]", tuple(table(rows, 4)))
+
+
+def _trips(v: JSON) -> tuple[Trip, ...]:
+    return tuple(trip_from_json(t) for t in arr(v))
+
+
+def report_from_json(d: JSON) -> Report:
     return Report(
-        first_tick=d["first_tick"],
-        last_tick=d["last_tick"],
-        eaten=tuple(d["eaten"]),
-        deliveries=_t4(d["deliveries"]),
-        misdrops=_t4(d["misdrops"]),
-        hoarded=tuple(d["hoarded"]),
-        reactions=_t4(d["reactions"]),
-        cold_starts=_t3(d["cold_starts"]),
-        cold_events=tuple((int(a), int(b)) for a, b in d["cold_events"]),
-        charges=_t3(d["charges"]),
-        rotted=d["rotted"],
-        trips=tuple(trip_from_json(t) for t in d.get("trips", ())),
+        first_tick=field(d, "first_tick", num),
+        last_tick=field(d, "last_tick", num),
+        eaten=field(d, "eaten", _ints),
+        deliveries=field(d, "deliveries", _t4),
+        misdrops=field(d, "misdrops", _t4),
+        hoarded=field(d, "hoarded", _ints),
+        reactions=field(d, "reactions", _t4),
+        cold_starts=field(d, "cold_starts", _t3),
+        cold_events=field(d, "cold_events", _t2),
+        charges=field(d, "charges", _t3),
+        rotted=field(d, "rotted", num),
+        # A report stored before trips were kept has none.
+        trips=field(d, "trips", _trips) if "trips" in obj(d) else (),
     )
 
 
@@ -207,40 +219,63 @@ def state_to_json(s: ChemState) -> dict[str, JSON]:
     }
 
 
-def state_from_json(d: Mapping[str, Any]) -> ChemState:
-    c = d["counters"]
-    return ChemState(
-        ruleset=ChemistryRuleset.model_validate(d["ruleset"]),
-        seed=d["seed"],
-        tick=d["tick"],
-        shifts_done=d["shifts_done"],
-        cogs=tuple(Cog(cell, tuple(hand), timer) for cell, hand, timer in d["cogs"]),
-        molecules=tuple((int(a), int(b)) for a, b in d["molecules"]),
-        food=tuple((int(a), int(b)) for a, b in d["food"]),
-        vats=tuple(
-            Vat(v, charge, (int(stock[0]), int(stock[1])), cooldown, last)
-            for v, charge, stock, cooldown, last in d["vats"]
-        ),
-        last=tuple(_move_from_json(m) for m in d["last"]),
-        notes=tuple(d["notes"]),
-        counters=Counters(
-            eaten=tuple(c["eaten"]),
-            delivered=tuple(c["delivered"]),
-            misdrops=tuple(c["misdrops"]),
-            hoarded=tuple(c["hoarded"]),
-            reactions=c["reactions"],
-            food_made=c["food_made"],
-            food_rotted=c["food_rotted"],
-            food_spoiled=c["food_spoiled"],
-            cold_starts=c["cold_starts"],
-            cold_events=c["cold_events"],
-        ),
-        cold_streak=d["cold_streak"],
-        ended=d["ended"],
-        ending=d["ending"],
-        report=None if d["report"] is None else report_from_json(d["report"]),
-        frames=tuple(d["frames"]),
+def _cog_from(v: JSON) -> Cog:
+    cell, hand, timer = fixed(v, 3)
+    return Cog(num(cell), _ints(hand), num(timer))
+
+
+def _vat_from(v: JSON) -> Vat:
+    vat, charge, stock, cooldown, last = fixed(v, 5)
+    a, b = ints(fixed(stock, 2))
+    return Vat(num(vat), num(charge), (a, b), num(cooldown), maybe(num)(last))
+
+
+def _counters_from(c: JSON) -> Counters:
+    return Counters(
+        eaten=field(c, "eaten", _ints),
+        delivered=field(c, "delivered", _ints),
+        misdrops=field(c, "misdrops", _ints),
+        hoarded=field(c, "hoarded", _ints),
+        reactions=field(c, "reactions", num),
+        food_made=field(c, "food_made", num),
+        food_rotted=field(c, "food_rotted", num),
+        food_spoiled=field(c, "food_spoiled", num),
+        cold_starts=field(c, "cold_starts", num),
+        cold_events=field(c, "cold_events", num),
     )
+
+
+def _seed(v: JSON) -> int | str:
+    if isinstance(v, str):
+        return v
+    return num(v)
+
+
+def state_from_json(d: Mapping[str, JSON]) -> ChemState:
+    """The state `state_to_json` wrote; a value of another type anywhere (`true` or `1.0` for an
+    integer, a number for a text) is refused with a TypeError naming where it is."""
+    ruleset = ChemistryRuleset.model_validate(d["ruleset"])
+    try:
+        return ChemState(
+            ruleset=ruleset,
+            seed=field(d, "seed", _seed),
+            tick=field(d, "tick", num),
+            shifts_done=field(d, "shifts_done", num),
+            cogs=field(d, "cogs", lambda v: tuple(_cog_from(g) for g in arr(v))),
+            molecules=field(d, "molecules", _t2),
+            food=field(d, "food", _t2),
+            vats=field(d, "vats", lambda v: tuple(_vat_from(x) for x in arr(v))),
+            last=tuple(_move_from_json(m) for m in field(d, "last", arr)),
+            notes=tuple(field(d, "notes", texts)),
+            counters=field(d, "counters", _counters_from),
+            cold_streak=field(d, "cold_streak", num),
+            ended=field(d, "ended", maybe(text)),
+            ending=field(d, "ending", maybe(text)),
+            report=field(d, "report", maybe(report_from_json)),
+            frames=tuple(field(d, "frames", texts)),
+        )
+    except TypeError as e:
+        raise TypeError(f"chemistry state: {e}") from None
 
 
 __all__ = ["Action", "ChemState", "Cog", "Counters", "Order", "Report", "Trip", "Vat"]

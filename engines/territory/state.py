@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
+from ..jsonread import arr, field, fixed, flag, flags, ints, maybe, num, table, text, texts
 from ..protocol import JSON
 from .board import Board, BoardSeed, make_board
 from .ruleset import TerritoryRuleset
 
 LIFE = ("steady", "staggered", "eliminated")
 STEADY, STAGGERED, ELIMINATED = 0, 1, 2
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,9 @@ class TerritoryState:
     razes: tuple[RazeRecord, ...] = ()
     reports: tuple[SeatReport, ...] = ()
     ended: str | None = None
-    cache: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    cache: dict[Any, Any] = dataclasses.field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
     """Values derived from the fields above (reach masks, view parts); never serialised, and
     `dataclasses.replace` starts a fresh one."""
 
@@ -110,8 +115,9 @@ def _talk_json(t: TalkLine) -> list[JSON]:
     return [t.turn, t.frm, t.to, t.text]
 
 
-def _talk_from(v: Any) -> TalkLine:
-    return TalkLine(int(v[0]), int(v[1]), None if v[2] is None else int(v[2]), str(v[3]))
+def _talk_from(v: JSON) -> TalkLine:
+    turn, frm, to, line = fixed(v, 4)
+    return TalkLine(num(turn), num(frm), maybe(num)(to), text(line))
 
 
 def _report_json(p: SeatReport) -> dict[str, JSON]:
@@ -133,30 +139,30 @@ def _report_json(p: SeatReport) -> dict[str, JSON]:
     }
 
 
-def _pairs(v: Any) -> tuple[tuple[int, int], ...]:
-    return tuple((int(a), int(b)) for a, b in v)
+def _pairs(v: JSON) -> tuple[tuple[int, int], ...]:
+    return cast("tuple[tuple[int, int], ...]", tuple(table(v, 2)))
 
 
-def _ints(v: Any) -> tuple[int, ...]:
-    return tuple(int(x) for x in v)
+def _ints(v: JSON) -> tuple[int, ...]:
+    return tuple(ints(v))
 
 
-def _report_from(d: Mapping[str, Any]) -> SeatReport:
+def _report_from(d: JSON) -> SeatReport:
     return SeatReport(
-        turn=int(d["turn"]),
-        rejected=None if d["rejected"] is None else str(d["rejected"]),
-        claimed=_ints(d["claimed"]),
-        smeared=_ints(d["smeared"]),
-        voided=_ints(d["voided"]),
-        razed=_ints(d["razed"]),
-        razed_against=_pairs(d["razed_against"]),
-        struck_by=_ints(d["struck_by"]),
-        salvage=int(d["salvage"]),
-        income=int(d["income"]),
-        spent=int(d["spent"]),
-        transfers_in=_pairs(d["transfers_in"]),
-        transfers_out=_pairs(d["transfers_out"]),
-        life=int(d["life"]),
+        turn=field(d, "turn", num),
+        rejected=field(d, "rejected", maybe(text)),
+        claimed=field(d, "claimed", _ints),
+        smeared=field(d, "smeared", _ints),
+        voided=field(d, "voided", _ints),
+        razed=field(d, "razed", _ints),
+        razed_against=field(d, "razed_against", _pairs),
+        struck_by=field(d, "struck_by", _ints),
+        salvage=field(d, "salvage", num),
+        income=field(d, "income", num),
+        spent=field(d, "spent", num),
+        transfers_in=field(d, "transfers_in", _pairs),
+        transfers_out=field(d, "transfers_out", _pairs),
+        life=field(d, "life", num),
     )
 
 
@@ -194,32 +200,66 @@ def state_to_json(s: TerritoryState) -> dict[str, JSON]:
     }
 
 
-def state_from_json(d: Mapping[str, Any]) -> TerritoryState:
+def _seat_from(v: JSON) -> SeatState:
+    paint, banked, life, struck, razes, income, salvage, out = fixed(v, 8)
+    return SeatState(
+        num(paint),
+        num(banked),
+        num(life),
+        flag(struck),
+        num(razes),
+        num(income),
+        num(salvage),
+        num(out),
+    )
+
+
+def _rows(read: Callable[[JSON], T]) -> Callable[[JSON], tuple[T, ...]]:
+    return lambda v: tuple(read(x) for x in arr(v))
+
+
+def _note_from(v: JSON) -> Note:
+    turn, seat, line = fixed(v, 3)
+    return Note(num(turn), num(seat), text(line))
+
+
+def _razes(v: JSON) -> tuple[RazeRecord, ...]:
+    return tuple(RazeRecord(a, b, c, e) for a, b, c, e in table(v, 4))
+
+
+def state_from_json(d: Mapping[str, JSON]) -> TerritoryState:
+    """The state `state_to_json` wrote; a value of another type anywhere (`true` or `1.0` for an
+    integer, a number for a flag) is refused with a TypeError naming where it is."""
     ruleset = TerritoryRuleset.model_validate(d["ruleset"])
     seed = d["seed"]
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise ValueError("seed must be an int or a string")
-    state = TerritoryState(
-        ruleset=ruleset,
-        seed=seed,
-        turn=int(d["turn"]),
-        tiles=_ints(d["tiles"]),
-        owner=_ints(d["owner"]),
-        wet=tuple(bool(x) for x in d["wet"]),
-        claimed_turn=_ints(d["claimed_turn"]),
-        seats=tuple(
-            SeatState(int(a), int(b), int(c), bool(e), int(f), int(g), int(h), int(i))
-            for a, b, c, e, f, g, h, i in d["seats"]
-        ),
-        pool_start=int(d["pool_start"]),
-        pending_talk=tuple(_talk_from(t) for t in d["pending_talk"]),
-        talk_log=tuple(_talk_from(t) for t in d["talk_log"]),
-        notes=tuple(Note(int(a), int(b), str(c)) for a, b, c in d["notes"]),
-        events=tuple(str(e) for e in d["events"]),
-        razes=tuple(RazeRecord(int(a), int(b), int(c), int(e)) for a, b, c, e in d["razes"]),
-        reports=tuple(_report_from(p) for p in d["reports"]),
-        ended=None if d["ended"] is None else str(d["ended"]),
-    )
-    if list(state.board.yields) != list(d["yields"]):
+    try:
+        state = TerritoryState(
+            ruleset=ruleset,
+            seed=seed,
+            turn=field(d, "turn", num),
+            tiles=field(d, "tiles", _ints),
+            owner=field(d, "owner", _ints),
+            wet=tuple(field(d, "wet", flags)),
+            claimed_turn=field(d, "claimed_turn", _ints),
+            seats=field(d, "seats", _rows(_seat_from)),
+            pool_start=field(d, "pool_start", num),
+            pending_talk=field(d, "pending_talk", _rows(_talk_from)),
+            talk_log=field(d, "talk_log", _rows(_talk_from)),
+            notes=field(d, "notes", _rows(_note_from)),
+            events=tuple(field(d, "events", texts)),
+            razes=field(d, "razes", _razes),
+            reports=field(d, "reports", _rows(_report_from)),
+            ended=field(d, "ended", maybe(text)),
+        )
+        yields = field(d, "yields", ints)
+    except TypeError as e:
+        raise TypeError(f"territory state: {e}") from None
+    if list(state.board.yields) != yields:
         raise ValueError("stored yields do not match the board generated from the seed")
+    size = len(yields)
+    for name in ("tiles", "owner", "wet", "claimed_turn"):
+        if len(getattr(state, name)) != size:
+            raise ValueError(f"territory state: {name} must hold one entry per tile ({size})")
     return state

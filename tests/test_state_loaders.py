@@ -1,0 +1,153 @@
+"""Territory's and Chemistry's `state_from_json`: a stored state loads back to the same state, and
+a value of another type where the loader expects an integer, a flag or a text (`true`, `1.0`,
+`"3"` for an integer: a bool is an int in Python and `int()` took the others) is refused with a
+TypeError naming where it is, instead of becoming part of a game."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from cogs_arena.engines.chemistry.engine import ChemistryEngine
+from cogs_arena.engines.runner import play_bots
+from cogs_arena.engines.territory.engine import TerritoryEngine
+
+TERRITORY = TerritoryEngine()
+CHEMISTRY = ChemistryEngine()
+ENGINES = {"territory": TERRITORY, "chemistry": CHEMISTRY}
+
+
+def _stored(game: str) -> dict[str, Any]:
+    """A mid-game state (half a bot game's batches played) as the store holds it: JSON text."""
+    engine: Any = ENGINES[game]
+    if game == "territory":
+        bots = ["homesteader", "raider", "diplomat", "random"] * 2 + ["raider"]
+    else:
+        bots = ["courier"] * 8
+    batches = play_bots(engine, engine.ruleset(), 11, bots).batches
+    state = engine.new_game(engine.ruleset(), 11)
+    for batch in batches[: len(batches) // 2]:
+        state = engine.apply_batch(
+            state, {seat: engine.parse_move(state, seat, text) for seat, text in batch.items()}
+        )
+    data: dict[str, Any] = json.loads(json.dumps(engine.state_to_json(state)))
+    assert data["ended"] is None, "the fixture is a game still running"
+    return data
+
+
+STORED = {game: _stored(game) for game in ENGINES}
+
+
+def _with(game: str, path: tuple[str | int, ...], value: object) -> dict[str, Any]:
+    """The stored state with the value at `path` replaced (the path must be there)."""
+    data = copy.deepcopy(STORED[game])
+    inner: Any = data
+    for step in path[:-1]:
+        inner = inner[step]
+    last = path[-1]
+    there = last in inner if isinstance(last, str) else last < len(inner)
+    assert there, f"no {path} in the {game} fixture"
+    inner[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("game", ENGINES)
+def test_a_stored_state_loads_back_to_the_same_state(game: str) -> None:
+    """The loader reads every table it checks (razes and reports, trips and vats are there) and
+    gives back the state whose JSON and digest are the stored ones."""
+    engine: Any = ENGINES[game]
+    data = STORED[game]
+    state = engine.state_from_json(data)
+    assert json.loads(json.dumps(engine.state_to_json(state))) == data
+    again = engine.state_from_json(engine.state_to_json(state))
+    assert engine.digest(again) == engine.digest(state)
+
+
+INTEGER_PLACES: list[tuple[str, tuple[str | int, ...], str]] = [
+    ("territory", ("turn",), "turn"),
+    ("territory", ("pool_start",), "pool_start"),
+    ("territory", ("tiles", 5), "tiles"),
+    ("territory", ("owner", 0), "owner"),
+    ("territory", ("claimed_turn", 7), "claimed_turn"),
+    ("territory", ("seats", 2, 1), "seats"),
+    ("territory", ("razes", 0, 2), "razes"),
+    ("territory", ("talk_log", 0, 0), "talk_log"),
+    ("territory", ("reports", 0, "salvage"), "reports: salvage"),
+    ("territory", ("reports", 0, "razed_against"), "reports: razed_against"),
+    ("chemistry", ("tick",), "tick"),
+    ("chemistry", ("cogs", 1, 0), "cogs"),
+    ("chemistry", ("cogs", 1, 1), "cogs"),
+    ("chemistry", ("molecules", 0, 1), "molecules"),
+    ("chemistry", ("food", 0, 0), "food"),
+    ("chemistry", ("vats", 0, 1), "vats"),
+    ("chemistry", ("vats", 0, 2, 1), "vats"),
+    ("chemistry", ("counters", "eaten", 3), "counters: eaten"),
+    ("chemistry", ("counters", "reactions"), "counters: reactions"),
+    ("chemistry", ("report", "rotted"), "report: rotted"),
+    ("chemistry", ("report", "charges", 0, 2), "report: charges"),
+    ("chemistry", ("report", "trips", 3, 1), "report: trips"),
+]
+
+
+@pytest.mark.parametrize(
+    ("bad", "found"),
+    [(True, "boolean True"), (1.0, "number 1.0"), ("3", "string")],
+    ids=["true", "1.0", "string"],
+)
+@pytest.mark.parametrize(("game", "path", "where"), INTEGER_PLACES)
+def test_an_integer_field_refuses_true_a_float_and_a_string(
+    game: str, path: tuple[str | int, ...], where: str, bad: object, found: str
+) -> None:
+    """`int()` took `true` as 1, `1.0` as 1 and `"3"` as 3; the loader now refuses each, the
+    message naming the game, the field and what it found (in place of a whole array too)."""
+    engine: Any = ENGINES[game]
+    data = _with(game, path, bad)
+    with pytest.raises(TypeError, match=rf"^{game} state: {where}: expected .*, found {found}$"):
+        engine.state_from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("game", "path", "bad", "where"),
+    [
+        ("territory", ("wet", 0), 1, "wet: expected true or false, found number 1"),
+        ("territory", ("seats", 0, 3), 0, "seats: expected true or false, found number 0"),
+        ("territory", ("events", 0), 3, "events: expected a string, found number 3"),
+        ("territory", ("talk_log", 0, 3), None, "talk_log: expected a string, found null"),
+        ("territory", ("ended",), 1, "ended: expected a string, found number 1"),
+        ("chemistry", ("seed",), True, "seed: expected an integer, found boolean True"),
+        ("chemistry", ("frames", 0), None, "frames: expected a string, found null"),
+        ("chemistry", ("notes", 0), False, "notes: expected a string, found boolean False"),
+        ("chemistry", ("ending",), 0, "ending: expected a string, found number 0"),
+        ("chemistry", ("molecules", 0), [1, 2, 3], "molecules: expected an array of 2 values"),
+        ("chemistry", ("counters",), [], "counters: expected a JSON object, found array"),
+    ],
+)
+def test_a_flag_a_text_or_a_row_of_another_shape_is_refused(
+    game: str, path: tuple[str | int, ...], bad: object, where: str
+) -> None:
+    """`bool(1)`, `str(3)` and a row of three for a pair were taken before; not now."""
+    engine: Any = ENGINES[game]
+    with pytest.raises(TypeError) as caught:
+        engine.state_from_json(_with(game, path, bad))
+    assert str(caught.value).startswith(f"{game} state: {where}")
+
+
+@pytest.mark.parametrize("game", ENGINES)
+def test_a_missing_field_is_named(game: str) -> None:
+    """A state without a field it needs says which (it was a bare KeyError)."""
+    engine: Any = ENGINES[game]
+    data = copy.deepcopy(STORED[game])
+    del data["frames" if game == "chemistry" else "owner"]
+    with pytest.raises(TypeError, match=rf"^{game} state: (frames|owner): missing$"):
+        engine.state_from_json(data)
+
+
+def test_a_territory_tile_array_of_another_length_is_refused() -> None:
+    """One owner per tile: a shorter array loaded and failed later, far from the cause."""
+    data = STORED["territory"]
+    short = {**data, "owner": data["owner"][:-1]}
+    with pytest.raises(ValueError, match=r"owner must hold one entry per tile \(169\)"):
+        TERRITORY.state_from_json(short)
