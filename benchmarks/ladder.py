@@ -62,6 +62,8 @@ LEAGUES: dict[str, League] = {
         lineups=(
             (150, ("random", "search:4", *HOMESTEADERS)),
             (50, ("random", "search:1", *HOMESTEADERS)),
+            (50, ("random", "search:2", *HOMESTEADERS)),
+            (50, ("random", "search:3", *HOMESTEADERS)),
         ),
         note="one search seat a table: searching seats model the others as heuristic bots",
     ),
