@@ -7,8 +7,9 @@ of one core at its mix.
 
 Run: python benchmarks/ladder.py GAME [--games N] [--jobs J] [--seed S] [--keep DIR]
 
-GAME is influence, territory, chemistry or blending; N scales every line-up's games (the
-default is the league the README's table was made with). The line-ups are below, with why.
+GAME is influence, territory, chemistry or blending; N sets every line-up's games (by default
+each plays the games of the league the README's table was made with). The line-ups are below,
+with why; `--jobs` is `simulate`'s.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class League:
     note: str = ""
 
 
-COURIERS = ("courier",) * 6
+COURIERS = ("courier-seeded",) * 6
 HOMESTEADERS = ("homesteader",) * 7
 
 LEAGUES: dict[str, League] = {
@@ -71,12 +72,12 @@ LEAGUES: dict[str, League] = {
         rungs=("random", "freeloader", "search:4"),
         lineups=(
             (60, ("random", "freeloader", *COURIERS)),
-            (250, ("freeloader", "search:4", *COURIERS)),
+            (200, ("freeloader", "search:4", *COURIERS)),
             (60, ("freeloader", "search:1", *COURIERS)),
         ),
         note="six couriers keep the room alive; the couriers carry and eat least (not a rung)",
-        # The plain couriers: beside their seeded twins the search's model of the room (the
-        # namesakes' orders) is off, and search:4 only ties the freeloader (docs/benchmarks.md).
+        # The seeded couriers, so that the games differ: with the plain ones the room is the
+        # same every game but for the search's own draws (250 games gave 27 distinct ones).
     ),
     "blending": League(
         rungs=("random", "builder", "search:4"),
