@@ -9,25 +9,14 @@ Run: python benchmarks/bot_league.py [games] [--bootstrap N] [--jobs N] [--keep 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import tempfile
 import time
 from pathlib import Path
 
-from cogs_arena.server.cli.main import main as cli
+from ladder import quiet as _quiet  # benchmarks/ is the script's path
 
 BOTS = ("raider", "diplomat", "homesteader", "random")
-
-
-def _quiet(args: list[str]) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli(args)
-    if status != 0:
-        raise SystemExit(f"cogs-arena {args[0]} exited {status}: {err.getvalue()[-2000:]}")
-    return out.getvalue()
 
 
 def run(games: int, bootstrap: int, jobs: int, directory: Path) -> None:

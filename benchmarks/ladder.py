@@ -74,6 +74,8 @@ LEAGUES: dict[str, League] = {
             (60, ("random", "freeloader", *COURIERS)),
             (200, ("freeloader", "search:4", *COURIERS)),
             (60, ("freeloader", "search:1", *COURIERS)),
+            (60, ("freeloader", "search:2", *COURIERS)),
+            (60, ("freeloader", "search:3", *COURIERS)),
         ),
         note="six couriers keep the room alive; the couriers carry and eat least (not a rung)",
         # The seeded couriers, so that the games differ: with the plain ones the room is the
@@ -84,6 +86,7 @@ LEAGUES: dict[str, League] = {
         lineups=(
             (140, ("random", "search:1", "builder", "search:4")),
             (150, ("builder", "search:1", "builder", "search:1")),
+            (100, ("builder", "search:2", "builder", "search:3")),
         ),
         note="the second line-up, without the costly top rung, meets builder and search:1 often"
         " (search:1 is no rung: it plays level with the builder)",
@@ -91,7 +94,7 @@ LEAGUES: dict[str, League] = {
 }
 
 
-def _quiet(args: list[str]) -> str:
+def quiet(args: list[str]) -> str:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = cli(args)
@@ -125,14 +128,14 @@ def play(game: str, league: League, every: int | None, jobs: int, seed: int, whe
         out = where / f"lineup{k}"
         series = ["--games", str(games), "--bots", ",".join(bots), "--seed", str(seed + 10000 * k)]
         where_to = ["--jobs", str(jobs), "--json", "--transcripts", str(out)]
-        _quiet(["simulate", game, *series, "--rules", league.rules, *where_to])
+        quiet(["simulate", game, *series, "--rules", league.rules, *where_to])
         total += games
         print(f"  line-up {k}: {games} games of {', '.join(bots)}", flush=True)
     return total
 
 
 def table(game: str, league: League, where: Path, total: int, cpu: float, wall: float) -> None:
-    rated = json.loads(_quiet(["rate", str(where), "--json", "--bootstrap", "200"]))
+    rated = json.loads(quiet(["rate", str(where), "--json", "--bootstrap", "200"]))
     by_label = {row["label"].removeprefix("bot:"): row for row in rated["labels"]}
     rows = [by_label[r] for r in league.rungs if r in by_label]
     others = [row for label, row in by_label.items() if label not in league.rungs]
