@@ -88,8 +88,8 @@ LEAGUES: dict[str, League] = {
             (150, ("builder", "search:1", "builder", "search:1")),
             (100, ("builder", "search:2", "builder", "search:3")),
         ),
-        note="the second line-up, without the costly top rung, meets builder and search:1 often"
-        " (search:1 is no rung: it plays level with the builder)",
+        note="the later line-ups, without the costly top rung, meet the builder often"
+        " (search:1 and search:2 play level with it)",
     ),
 }
 
