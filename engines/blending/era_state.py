@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
+
+from ..jsonread import field, flag, num, table, texts
+from ..protocol import JSON
 
 
 @dataclass(frozen=True)
@@ -70,17 +73,43 @@ def era_json(s: EraFields) -> dict[str, Any]:
     return out
 
 
-def era_from_json(d: Mapping[str, Any]) -> dict[str, Any]:
+def _strike(v: JSON) -> Strike:
+    laid = cast("tuple[tuple[int, int, int], ...]", tuple(field(v, "laid", lambda x: table(x, 3))))
+    return Strike(field(v, "gid", num), laid)
+
+
+def _duel(v: JSON) -> Duel:
+    return Duel(
+        gid=field(v, "gid", num),
+        foe=field(v, "foe", num),
+        damage=field(v, "damage", num),
+        taken=field(v, "taken", num),
+        owed=field(v, "owed", num),
+        tile=field(v, "tile", num),
+        escape=field(v, "escape", flag),
+        answer=field(v, "answer", num),
+        next=field(v, "next", num),
+        rounds=field(v, "rounds", num),
+        results=tuple(field(v, "results", texts)),
+    )
+
+
+def _pairs(v: JSON) -> tuple[tuple[int, int], ...]:
+    return cast("tuple[tuple[int, int], ...]", tuple(table(v, 2)))
+
+
+def era_from_json(d: Mapping[str, JSON]) -> dict[str, Any]:
+    """The era fields `era_json` wrote, read as `state.from_json` reads the rest (a TypeError
+    names the field)."""
     out: dict[str, Any] = {}
-    if d.get("last_round"):
+    if "last_round" in d and field(d, "last_round", flag):
         out["last_round"] = True
     if "pick_kinds" in d:
-        out["pick_kinds"] = tuple((a, b) for a, b in d["pick_kinds"])
+        out["pick_kinds"] = field(d, "pick_kinds", _pairs)
     if d.get("strike") is not None:
-        st = d["strike"]
-        out["strike"] = Strike(st["gid"], tuple((a, b, c) for a, b, c in st["laid"]))
+        out["strike"] = field(d, "strike", _strike)
     if d.get("duel") is not None:
-        out["duel"] = Duel(**{**d["duel"], "results": tuple(d["duel"]["results"])})
+        out["duel"] = field(d, "duel", _duel)
     return out
 
 
@@ -93,8 +122,8 @@ def guardian_extra_json(kinds: tuple[tuple[int, int], ...], cursor: int) -> dict
     return out
 
 
-def guardian_extra(g: Mapping[str, Any]) -> dict[str, Any]:
+def guardian_extra(g: Mapping[str, JSON]) -> dict[str, Any]:
     return {
-        "kinds": tuple((a, b) for a, b in g.get("kinds", ())),
-        "cursor": g.get("cursor", 0),
+        "kinds": field(g, "kinds", _pairs) if "kinds" in g else (),
+        "cursor": field(g, "cursor", num) if "cursor" in g else 0,
     }

@@ -6,15 +6,21 @@ top-left square of the 2x2 block it covers (DECISIONS B1's vertex (x+1, y+1)).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import Any, TypeVar, cast
 
+from ..jsonread import arr, field, fixed, flag, ints, maybe, num, obj, table, text, texts
+from ..protocol import JSON
 from .era_state import Duel, Strike, era_from_json, era_json, guardian_extra, guardian_extra_json
 from .ruleset import BlendingRules, rules_json
-from .tiles import Face
+from .tiles import LAND_LETTER, Face
 
 Pos = tuple[int, int]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ class State:
     stock_counter: int = 0
     wash_counter: int = 0
     flip_counter: int = 0
-    stats: Stats = field(default_factory=Stats)
+    stats: Stats = dataclasses.field(default_factory=Stats)
     ended: str = ""
     log: tuple[str, ...] = ()
     """Public event lines of the current and previous turn."""
@@ -126,9 +132,15 @@ class State:
         return new
 
 
+@lru_cache(maxsize=4096)
 def _pos(text: str) -> Pos:
-    x, y = text.split(",")
-    return (int(x), int(y))
+    # Cached: a load reads each square's key twice (its land, its stack), the same few hundred
+    # squares in every game.
+    try:
+        x, y = text.split(",")
+        return (int(x), int(y))
+    except ValueError:
+        raise TypeError(f"expected a square 'x,y', found {text!r}") from None
 
 
 def _key(pos: Pos) -> str:
@@ -207,81 +219,145 @@ def to_json(s: State) -> dict[str, Any]:
     }
 
 
-def from_json(d: Mapping[str, Any]) -> State:
-    f = d["fight"]
-    st = d["stats"]
-    fight = (
-        None
-        if f is None
-        else Fight(
-            gid=f["gid"],
-            row=tuple(f["row"]),
-            laid=tuple((a, b, c) for a, b, c in f["laid"]),
-            flipped=tuple(f["flipped"]),
-            beaten=tuple(f["beaten"]),
-            taken=tuple(f["taken"]),
-            passes=f["passes"],
-            pending_loss=f["pending_loss"],
-            results=tuple(f["results"]),
+def _seed(v: JSON) -> int | str:
+    return v if type(v) is str else num(v)
+
+
+def _ints(v: JSON) -> tuple[int, ...]:
+    return tuple(ints(v))
+
+
+def _texts(v: JSON) -> tuple[str, ...]:
+    return tuple(texts(v))
+
+
+def _pair(v: JSON) -> tuple[int, int]:
+    a, b = ints(fixed(v, 2))
+    return (a, b)
+
+
+def _rows(read: Callable[[JSON], T]) -> Callable[[JSON], tuple[T, ...]]:
+    return lambda v: tuple(read(x) for x in arr(v))
+
+
+def _by_square(read: Callable[[JSON], T]) -> Callable[[JSON], dict[Pos, T]]:
+    return lambda v: {_pos(k): read(x) for k, x in obj(v).items()}
+
+
+def _blend(v: JSON) -> tuple[int, int, int]:
+    tile, rotation, seat = ints(fixed(v, 3))
+    return (tile, rotation, seat)
+
+
+# Every face a tile can have, by its text: a load reads a hundred faces, and a look-up each is
+# several times faster than decoding the letters.
+_FACES: dict[str, Face] = {
+    "".join(LAND_LETTER[c] for c in face): cast("Face", face)
+    for face in product(range(3), repeat=4)
+}
+
+
+def _face(v: str) -> Face:
+    face = _FACES.get(v)
+    if face is None:
+        raise TypeError(f"expected four of the letters {LAND_LETTER}, found {v!r}")
+    return face
+
+
+def _faces(v: JSON) -> tuple[Face, ...]:
+    return tuple(_face(face) for face in texts(v))
+
+
+def _pile_tile(v: JSON) -> tuple[int, bool]:
+    tile, base = fixed(v, 2)
+    return (num(tile), flag(base))
+
+
+def _guardian(g: JSON) -> Guardian:
+    x, y = field(g, "at", _pair)
+    return Guardian(
+        gid=field(g, "gid", num),
+        owner=field(g, "owner", num),
+        x=x,
+        y=y,
+        land=field(g, "land", num),
+        pile=field(g, "pile", _rows(_pile_tile)),
+        **guardian_extra(obj(g)),
+    )
+
+
+def _fight(f: JSON) -> Fight:
+    return Fight(
+        gid=field(f, "gid", num),
+        row=field(f, "row", _ints),
+        laid=cast("tuple[tuple[int, int, int], ...]", tuple(field(f, "laid", _table(3)))),
+        flipped=field(f, "flipped", _ints),
+        beaten=field(f, "beaten", _ints),
+        taken=field(f, "taken", _ints),
+        passes=field(f, "passes", num),
+        pending_loss=field(f, "pending_loss", flag),
+        results=field(f, "results", _texts),
+    )
+
+
+def _table(width: int) -> Callable[[JSON], list[tuple[int, ...]]]:
+    return lambda v: table(v, width)
+
+
+def _stats(st: JSON) -> Stats:
+    return Stats(
+        fights=field(st, "fights", num),
+        kills=field(st, "kills", num),
+        bolsters=field(st, "bolsters", num),
+        guardians=field(st, "guardians", num),
+        draws_lost=field(st, "draws_lost", num),
+        limit_discards=field(st, "limit_discards", num),
+        reshuffles=field(st, "reshuffles", num),
+        flips=field(st, "flips", num),
+        round_scores=field(st, "round_scores", _rows(_ints)),
+    )
+
+
+def from_json(d: Mapping[str, JSON]) -> State:
+    """The state `to_json` wrote; a value of another type anywhere (`true` or `1.0` for an
+    integer, a number for a flag or a text) is refused with a TypeError naming where it is."""
+    rules = BlendingRules.model_validate(d["rules"])
+    try:
+        return State(
+            rules=rules,
+            seed=field(d, "seed", _seed),
+            faces=field(d, "faces", _faces),
+            phase=field(d, "phase", text),
+            seat=field(d, "seat", num),
+            round=field(d, "round", num),
+            walks=field(d, "walks", _texts),
+            reserve=field(d, "reserve", _rows(_ints)),
+            hands=field(d, "hands", _rows(_ints)),
+            stock=field(d, "stock", _ints),
+            discard=field(d, "discard", _ints),
+            squares=field(d, "squares", _by_square(num)),
+            stacks=field(d, "stacks", _by_square(_ints)),
+            blends=field(d, "blends", _by_square(_blend)),
+            heroes=field(d, "heroes", _rows(_pair)),
+            guardians=field(d, "guardians", _rows(_guardian)),
+            next_gid=field(d, "next_gid", num),
+            moves_left=field(d, "moves_left", num),
+            placed=field(d, "placed", num),
+            mode=field(d, "mode", text),
+            main=field(d, "main", text),
+            pick_for=field(d, "pick_for", text),
+            picked=field(d, "picked", _ints),
+            pick_at=field(d, "pick_at", _pair),
+            fight=field(d, "fight", maybe(_fight)),
+            stock_counter=field(d, "stock_counter", num),
+            wash_counter=field(d, "wash_counter", num),
+            flip_counter=field(d, "flip_counter", num),
+            stats=field(d, "stats", _stats),
+            ended=field(d, "ended", text),
+            log=field(d, "log", _texts),
+            # States stored before the last fight was summarised have no key for it.
+            last_fight=field(d, "last_fight", _texts) if "last_fight" in d else (),
+            **era_from_json(d),
         )
-    )
-    faces = []
-    for text in d["faces"]:
-        c = ["MFP".index(ch) for ch in text]
-        faces.append((c[0], c[1], c[2], c[3]))
-    return State(
-        rules=BlendingRules.model_validate(d["rules"]),
-        seed=d["seed"],
-        faces=tuple(faces),
-        phase=d["phase"],
-        seat=d["seat"],
-        round=d["round"],
-        walks=tuple(d["walks"]),
-        reserve=tuple(tuple(r) for r in d["reserve"]),
-        hands=tuple(tuple(h) for h in d["hands"]),
-        stock=tuple(d["stock"]),
-        discard=tuple(d["discard"]),
-        squares={_pos(k): v for k, v in d["squares"].items()},
-        stacks={_pos(k): tuple(v) for k, v in d["stacks"].items()},
-        blends={_pos(k): (v[0], v[1], v[2]) for k, v in d["blends"].items()},
-        heroes=tuple((h[0], h[1]) for h in d["heroes"]),
-        guardians=tuple(
-            Guardian(
-                gid=g["gid"],
-                owner=g["owner"],
-                x=g["at"][0],
-                y=g["at"][1],
-                land=g["land"],
-                pile=tuple((t, b) for t, b in g["pile"]),
-                **guardian_extra(g),
-            )
-            for g in d["guardians"]
-        ),
-        next_gid=d["next_gid"],
-        moves_left=d["moves_left"],
-        placed=d["placed"],
-        mode=d["mode"],
-        main=d["main"],
-        pick_for=d["pick_for"],
-        picked=tuple(d["picked"]),
-        pick_at=(d["pick_at"][0], d["pick_at"][1]),
-        fight=fight,
-        stock_counter=d["stock_counter"],
-        wash_counter=d["wash_counter"],
-        flip_counter=d["flip_counter"],
-        stats=Stats(
-            fights=st["fights"],
-            kills=st["kills"],
-            bolsters=st["bolsters"],
-            guardians=st["guardians"],
-            draws_lost=st["draws_lost"],
-            limit_discards=st["limit_discards"],
-            reshuffles=st["reshuffles"],
-            flips=st["flips"],
-            round_scores=tuple(tuple(r) for r in st["round_scores"]),
-        ),
-        ended=d["ended"],
-        log=tuple(d["log"]),
-        last_fight=tuple(d.get("last_fight", ())),
-        **era_from_json(d),
-    )
+    except TypeError as e:
+        raise TypeError(f"blending state: {e}") from None
