@@ -135,6 +135,21 @@ def table(x: JSON, width: int) -> list[tuple[int, ...]]:
     return [tuple(r) for r in rows]  # type: ignore[arg-type]
 
 
+def int_tuple(x: JSON) -> tuple[int, ...]:
+    """`x` as an array of integers, as a tuple (the loaders' frozen records hold tuples)."""
+    return tuple(ints(x))
+
+
+def pairs(x: JSON) -> tuple[tuple[int, int], ...]:
+    """`x` as an array of rows of two integers, as a tuple."""
+    return cast("tuple[tuple[int, int], ...]", tuple(table(x, 2)))
+
+
+def triples(x: JSON) -> tuple[tuple[int, int, int], ...]:
+    """`x` as an array of rows of three integers, as a tuple."""
+    return cast("tuple[tuple[int, int, int], ...]", tuple(table(x, 3)))
+
+
 def maybe(read: Callable[[JSON], T]) -> Callable[[JSON], T | None]:
     """A read that also takes `null` (for None)."""
     return lambda x: None if x is None else read(x)

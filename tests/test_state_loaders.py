@@ -46,17 +46,24 @@ def _stored(game: str) -> dict[str, Any]:
 STORED = {game: _stored(game) for game in ENGINES}
 
 
-def _with(game: str, path: tuple[str | int, ...], value: object) -> dict[str, Any]:
-    """The stored state with the value at `path` replaced (the path must be there)."""
-    data = copy.deepcopy(STORED[game])
+def _replaced(
+    stored: dict[str, Any], name: str, path: tuple[str | int, ...], value: object
+) -> dict[str, Any]:
+    """A copy of the stored state `name` with the value at `path` replaced (the path must be
+    there)."""
+    data = copy.deepcopy(stored)
     inner: Any = data
     for step in path[:-1]:
         inner = inner[step]
     last = path[-1]
     there = last in inner if isinstance(last, str) else last < len(inner)
-    assert there, f"no {path} in the {game} fixture"
-    inner[path[-1]] = value
+    assert there, f"no {path} in the {name} fixture"
+    inner[last] = value
     return data
+
+
+def _with(game: str, path: tuple[str | int, ...], value: object) -> dict[str, Any]:
+    return _replaced(STORED[game], game, path, value)
 
 
 @pytest.mark.parametrize("game", ENGINES)
@@ -186,16 +193,7 @@ BLENDED = {
 
 
 def _blended_with(era: str, path: tuple[str | int, ...], value: object) -> dict[str, Any]:
-    """The stored Blending state with the value at `path` replaced (the path must be there)."""
-    data = copy.deepcopy(BLENDED[era])
-    inner: Any = data
-    for step in path[:-1]:
-        inner = inner[step]
-    last = path[-1]
-    there = last in inner if isinstance(last, str) else last < len(inner)
-    assert there, f"no {path} in the {era} fixture"
-    inner[last] = value
-    return data
+    return _replaced(BLENDED[era], era, path, value)
 
 
 def _blended_plus(era: str, path: tuple[str | int, ...], value: object) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
-from ..jsonread import field, flag, num, table, texts
+from ..jsonread import field, flag, num, pairs, texts, triples
 from ..protocol import JSON
 
 
@@ -74,7 +74,7 @@ def era_json(s: EraFields) -> dict[str, Any]:
 
 
 def _strike(v: JSON) -> Strike:
-    laid = cast("tuple[tuple[int, int, int], ...]", tuple(field(v, "laid", lambda x: table(x, 3))))
+    laid = field(v, "laid", triples)
     return Strike(field(v, "gid", num), laid)
 
 
@@ -94,10 +94,6 @@ def _duel(v: JSON) -> Duel:
     )
 
 
-def _pairs(v: JSON) -> tuple[tuple[int, int], ...]:
-    return cast("tuple[tuple[int, int], ...]", tuple(table(v, 2)))
-
-
 def era_from_json(d: Mapping[str, JSON]) -> dict[str, Any]:
     """The era fields `era_json` wrote, read as `state.from_json` reads the rest (a TypeError
     names the field)."""
@@ -105,7 +101,7 @@ def era_from_json(d: Mapping[str, JSON]) -> dict[str, Any]:
     if "last_round" in d and field(d, "last_round", flag):
         out["last_round"] = True
     if "pick_kinds" in d:
-        out["pick_kinds"] = field(d, "pick_kinds", _pairs)
+        out["pick_kinds"] = field(d, "pick_kinds", pairs)
     if d.get("strike") is not None:
         out["strike"] = field(d, "strike", _strike)
     if d.get("duel") is not None:
@@ -124,6 +120,6 @@ def guardian_extra_json(kinds: tuple[tuple[int, int], ...], cursor: int) -> dict
 
 def guardian_extra(g: Mapping[str, JSON]) -> dict[str, Any]:
     return {
-        "kinds": field(g, "kinds", _pairs) if "kinds" in g else (),
+        "kinds": field(g, "kinds", pairs) if "kinds" in g else (),
         "cursor": field(g, "cursor", num) if "cursor" in g else 0,
     }

@@ -13,7 +13,20 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar, cast
 
-from ..jsonread import arr, field, fixed, flag, ints, maybe, num, obj, table, text, texts
+from ..jsonread import (
+    arr,
+    field,
+    fixed,
+    flag,
+    int_tuple,
+    ints,
+    maybe,
+    num,
+    obj,
+    text,
+    texts,
+    triples,
+)
 from ..protocol import JSON
 from .era_state import Duel, Strike, era_from_json, era_json, guardian_extra, guardian_extra_json
 from .ruleset import BlendingRules, rules_json
@@ -223,10 +236,6 @@ def _seed(v: JSON) -> int | str:
     return v if type(v) is str else num(v)
 
 
-def _ints(v: JSON) -> tuple[int, ...]:
-    return tuple(ints(v))
-
-
 def _texts(v: JSON) -> tuple[str, ...]:
     return tuple(texts(v))
 
@@ -289,19 +298,15 @@ def _guardian(g: JSON) -> Guardian:
 def _fight(f: JSON) -> Fight:
     return Fight(
         gid=field(f, "gid", num),
-        row=field(f, "row", _ints),
-        laid=cast("tuple[tuple[int, int, int], ...]", tuple(field(f, "laid", _table(3)))),
-        flipped=field(f, "flipped", _ints),
-        beaten=field(f, "beaten", _ints),
-        taken=field(f, "taken", _ints),
+        row=field(f, "row", int_tuple),
+        laid=field(f, "laid", triples),
+        flipped=field(f, "flipped", int_tuple),
+        beaten=field(f, "beaten", int_tuple),
+        taken=field(f, "taken", int_tuple),
         passes=field(f, "passes", num),
         pending_loss=field(f, "pending_loss", flag),
         results=field(f, "results", _texts),
     )
-
-
-def _table(width: int) -> Callable[[JSON], list[tuple[int, ...]]]:
-    return lambda v: table(v, width)
 
 
 def _stats(st: JSON) -> Stats:
@@ -314,7 +319,7 @@ def _stats(st: JSON) -> Stats:
         limit_discards=field(st, "limit_discards", num),
         reshuffles=field(st, "reshuffles", num),
         flips=field(st, "flips", num),
-        round_scores=field(st, "round_scores", _rows(_ints)),
+        round_scores=field(st, "round_scores", _rows(int_tuple)),
     )
 
 
@@ -331,12 +336,12 @@ def from_json(d: Mapping[str, JSON]) -> State:
             seat=field(d, "seat", num),
             round=field(d, "round", num),
             walks=field(d, "walks", _texts),
-            reserve=field(d, "reserve", _rows(_ints)),
-            hands=field(d, "hands", _rows(_ints)),
-            stock=field(d, "stock", _ints),
-            discard=field(d, "discard", _ints),
+            reserve=field(d, "reserve", _rows(int_tuple)),
+            hands=field(d, "hands", _rows(int_tuple)),
+            stock=field(d, "stock", int_tuple),
+            discard=field(d, "discard", int_tuple),
             squares=field(d, "squares", _by_square(num)),
-            stacks=field(d, "stacks", _by_square(_ints)),
+            stacks=field(d, "stacks", _by_square(int_tuple)),
             blends=field(d, "blends", _by_square(_blend)),
             heroes=field(d, "heroes", _rows(_pair)),
             guardians=field(d, "guardians", _rows(_guardian)),
@@ -346,7 +351,7 @@ def from_json(d: Mapping[str, JSON]) -> State:
             mode=field(d, "mode", text),
             main=field(d, "main", text),
             pick_for=field(d, "pick_for", text),
-            picked=field(d, "picked", _ints),
+            picked=field(d, "picked", int_tuple),
             pick_at=field(d, "pick_at", _pair),
             fight=field(d, "fight", maybe(_fight)),
             stock_counter=field(d, "stock_counter", num),

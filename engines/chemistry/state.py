@@ -6,7 +6,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..jsonread import arr, field, fixed, ints, maybe, num, obj, table, text, texts
+from ..jsonread import (
+    arr,
+    field,
+    fixed,
+    int_tuple,
+    ints,
+    maybe,
+    num,
+    obj,
+    pairs,
+    table,
+    text,
+    texts,
+    triples,
+)
 from ..protocol import JSON
 from .moves import Action, Move, Order, move_json, order_from_json
 from .ruleset import ChemistryRuleset
@@ -64,7 +78,7 @@ def trip_to_json(t: Trip) -> list[Any]:
 
 def trip_from_json(d: JSON) -> Trip:
     start, steps, blocked, hand, taken, floor = fixed(d, 6)
-    return Trip(num(start), num(steps), num(blocked), _ints(hand), _ints(taken), num(floor))
+    return Trip(num(start), num(steps), num(blocked), int_tuple(hand), int_tuple(taken), num(floor))
 
 
 @dataclass(frozen=True)
@@ -148,18 +162,6 @@ def report_to_json(r: Report) -> dict[str, JSON]:
     }
 
 
-def _ints(v: JSON) -> tuple[int, ...]:
-    return tuple(ints(v))
-
-
-def _t2(rows: JSON) -> tuple[tuple[int, int], ...]:
-    return cast("tuple[tuple[int, int], ...]", tuple(table(rows, 2)))
-
-
-def _t3(rows: JSON) -> tuple[tuple[int, int, int], ...]:
-    return cast("tuple[tuple[int, int, int], ...]", tuple(table(rows, 3)))
-
-
 def _t4(rows: JSON) -> tuple[tuple[int, int, int, int], ...]:
     return cast("tuple[tuple[int, int, int, int], ...]", tuple(table(rows, 4)))
 
@@ -172,14 +174,14 @@ def report_from_json(d: JSON) -> Report:
     return Report(
         first_tick=field(d, "first_tick", num),
         last_tick=field(d, "last_tick", num),
-        eaten=field(d, "eaten", _ints),
+        eaten=field(d, "eaten", int_tuple),
         deliveries=field(d, "deliveries", _t4),
         misdrops=field(d, "misdrops", _t4),
-        hoarded=field(d, "hoarded", _ints),
+        hoarded=field(d, "hoarded", int_tuple),
         reactions=field(d, "reactions", _t4),
-        cold_starts=field(d, "cold_starts", _t3),
-        cold_events=field(d, "cold_events", _t2),
-        charges=field(d, "charges", _t3),
+        cold_starts=field(d, "cold_starts", triples),
+        cold_events=field(d, "cold_events", pairs),
+        charges=field(d, "charges", triples),
         rotted=field(d, "rotted", num),
         # A report stored before trips were kept has none.
         trips=field(d, "trips", _trips) if "trips" in obj(d) else (),
@@ -221,7 +223,7 @@ def state_to_json(s: ChemState) -> dict[str, JSON]:
 
 def _cog_from(v: JSON) -> Cog:
     cell, hand, timer = fixed(v, 3)
-    return Cog(num(cell), _ints(hand), num(timer))
+    return Cog(num(cell), int_tuple(hand), num(timer))
 
 
 def _vat_from(v: JSON) -> Vat:
@@ -232,10 +234,10 @@ def _vat_from(v: JSON) -> Vat:
 
 def _counters_from(c: JSON) -> Counters:
     return Counters(
-        eaten=field(c, "eaten", _ints),
-        delivered=field(c, "delivered", _ints),
-        misdrops=field(c, "misdrops", _ints),
-        hoarded=field(c, "hoarded", _ints),
+        eaten=field(c, "eaten", int_tuple),
+        delivered=field(c, "delivered", int_tuple),
+        misdrops=field(c, "misdrops", int_tuple),
+        hoarded=field(c, "hoarded", int_tuple),
         reactions=field(c, "reactions", num),
         food_made=field(c, "food_made", num),
         food_rotted=field(c, "food_rotted", num),
@@ -262,8 +264,8 @@ def state_from_json(d: Mapping[str, JSON]) -> ChemState:
             tick=field(d, "tick", num),
             shifts_done=field(d, "shifts_done", num),
             cogs=field(d, "cogs", lambda v: tuple(_cog_from(g) for g in arr(v))),
-            molecules=field(d, "molecules", _t2),
-            food=field(d, "food", _t2),
+            molecules=field(d, "molecules", pairs),
+            food=field(d, "food", pairs),
             vats=field(d, "vats", lambda v: tuple(_vat_from(x) for x in arr(v))),
             last=tuple(_move_from_json(m) for m in field(d, "last", arr)),
             notes=tuple(field(d, "notes", texts)),

@@ -5,9 +5,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from ..jsonread import arr, field, fixed, flag, flags, ints, maybe, num, table, text, texts
+from ..jsonread import (
+    arr,
+    field,
+    fixed,
+    flag,
+    flags,
+    int_tuple,
+    ints,
+    maybe,
+    num,
+    pairs,
+    table,
+    text,
+    texts,
+)
 from ..protocol import JSON
 from .board import Board, BoardSeed, make_board
 from .ruleset import TerritoryRuleset
@@ -139,29 +153,21 @@ def _report_json(p: SeatReport) -> dict[str, JSON]:
     }
 
 
-def _pairs(v: JSON) -> tuple[tuple[int, int], ...]:
-    return cast("tuple[tuple[int, int], ...]", tuple(table(v, 2)))
-
-
-def _ints(v: JSON) -> tuple[int, ...]:
-    return tuple(ints(v))
-
-
 def _report_from(d: JSON) -> SeatReport:
     return SeatReport(
         turn=field(d, "turn", num),
         rejected=field(d, "rejected", maybe(text)),
-        claimed=field(d, "claimed", _ints),
-        smeared=field(d, "smeared", _ints),
-        voided=field(d, "voided", _ints),
-        razed=field(d, "razed", _ints),
-        razed_against=field(d, "razed_against", _pairs),
-        struck_by=field(d, "struck_by", _ints),
+        claimed=field(d, "claimed", int_tuple),
+        smeared=field(d, "smeared", int_tuple),
+        voided=field(d, "voided", int_tuple),
+        razed=field(d, "razed", int_tuple),
+        razed_against=field(d, "razed_against", pairs),
+        struck_by=field(d, "struck_by", int_tuple),
         salvage=field(d, "salvage", num),
         income=field(d, "income", num),
         spent=field(d, "spent", num),
-        transfers_in=field(d, "transfers_in", _pairs),
-        transfers_out=field(d, "transfers_out", _pairs),
+        transfers_in=field(d, "transfers_in", pairs),
+        transfers_out=field(d, "transfers_out", pairs),
         life=field(d, "life", num),
     )
 
@@ -239,10 +245,10 @@ def state_from_json(d: Mapping[str, JSON]) -> TerritoryState:
             ruleset=ruleset,
             seed=seed,
             turn=field(d, "turn", num),
-            tiles=field(d, "tiles", _ints),
-            owner=field(d, "owner", _ints),
+            tiles=field(d, "tiles", int_tuple),
+            owner=field(d, "owner", int_tuple),
             wet=tuple(field(d, "wet", flags)),
-            claimed_turn=field(d, "claimed_turn", _ints),
+            claimed_turn=field(d, "claimed_turn", int_tuple),
             seats=field(d, "seats", _rows(_seat_from)),
             pool_start=field(d, "pool_start", num),
             pending_talk=field(d, "pending_talk", _rows(_talk_from)),
