@@ -38,19 +38,6 @@ from .text_rules import shown_seed
 
 LOGGED = (Talk, StateTalk, Move, Batch, Settle, Fallback, Absent, Join, JoinTimeout, Footer)
 
-BRIEF_DROPS: dict[str, tuple[str, ...]] = {"influence": ("Neighbours of",)}
-"""Per game, the starts of the lines of the engine's brief text a brief view leaves out. The
-games' brief texts carry no legends now; Influence's spells out a cell's neighbours, which the
-full view and the rules carry and which would take its brief past a third of the full view
-(tests/test_brief_views.py checks that every entry here still matches a line)."""
-
-
-def brief_board(game: str, board: str) -> str:
-    """The engine's brief text without the lines BRIEF_DROPS names."""
-    drops = BRIEF_DROPS.get(game, ())
-    return "\n".join(line for line in board.splitlines() if not line.lstrip().startswith(drops))
-
-
 COORDINATE = re.compile(r"-?\d+(?:,-?\d+)+")
 """A `contains` value that reads as a coordinate (`1,1`, `3,-1`, `0,-2,2`)."""
 
@@ -96,7 +83,7 @@ class Presenter:
         if detail in ("none", "data"):
             board = ""
         elif detail == "brief":
-            board = brief_board(record.game, engine.render_brief(observation))
+            board = engine.render_brief(observation)
         else:
             board = engine.render(observation)
         played = ["Since your last view, the host played for you:"] if fallbacks else []

@@ -10,7 +10,6 @@ from cogs_arena.engines import get_engine
 from cogs_arena.engines.protocol import LazyLegalMoves
 from cogs_arena.engines.registry import AnyEngine
 from cogs_arena.engines.runner import bot_stream
-from cogs_arena.server.presenter import brief_board
 from cogs_arena.server.seats import default_bot
 
 
@@ -52,4 +51,4 @@ def seat_states(
 
 def texts(engine: AnyEngine, view: dict[str, Any]) -> tuple[str, str]:
     """(brief, full): the board text of each, as the host puts it in a view."""
-    return brief_board(engine.name, engine.render_brief(view)), engine.render(view)
+    return engine.render_brief(view), engine.render(view)

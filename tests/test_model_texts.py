@@ -165,12 +165,16 @@ def test_chemistry_game_over_text_ranks_the_seats() -> None:
     assert "finished" not in engine.render(engine.observe(running, 0))
 
 
-def test_influence_brief_board_lists_a_cells_neighbours() -> None:
-    """The brief grid is not drawn shifted, so it spells out the six neighbours of r,c."""
+def test_influence_brief_leaves_the_legend_to_the_full_view() -> None:
+    """The brief carries no legend lines: the neighbours of r,c and the marks are spelled out
+    in the full view (and the rules), which a brief would otherwise repeat each turn."""
     engine = InfluenceEngine()
     state = engine.new_game(engine.ruleset(), 4)
-    brief = engine.render_brief(engine.observe(state, 0))
-    assert "Neighbours of r,c: r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1" in brief
+    view = engine.observe(state, 0)
+    brief, full = engine.render_brief(view), engine.render(view)
+    neighbours = "Neighbours of r,c: r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1"
+    assert neighbours in full
+    assert "Neighbours of" not in brief and "Legend:" not in brief
 
 
 @pytest.mark.anyio

@@ -180,8 +180,9 @@ NEIGHBOURS = "r,c-1  r,c+1  r-1,c-1  r-1,c  r+1,c  r+1,c+1"
 
 def _footer(view: Mapping[str, Any], brief: bool = False) -> list[str]:
     lines = (
-        # The brief grid is a plain rectangle: the neighbours it cannot show are spelled out.
-        [f"Neighbours of r,c: {NEIGHBOURS}."]
+        # The brief carries no legend: the neighbours of r,c are in the rules and the full
+        # view, and spelled out here they took the brief past a third of the full view.
+        []
         if brief
         else [
             f"Legend: W5 = White strength 5, B7 = Black strength 7, . = empty, # = wall; "
