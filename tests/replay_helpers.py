@@ -15,6 +15,7 @@ from cogs_arena.server.service import GameService, Submission
 
 @dataclass
 class PlayedGame:
+    game: str
     game_id: str
     spectator_code: str
     credentials: dict[int, str]
@@ -41,7 +42,7 @@ def start_two_clients(
     joined = service.join_game(invitation, model="model-b")
     credentials = {created.seat: created.credential, joined.seat: joined.credential}
     return PlayedGame(
-        created.game_id, created.spectator_code, credentials, names, service.transcripts.root
+        game, created.game_id, created.spectator_code, credentials, names, service.transcripts.root
     )
 
 
@@ -71,7 +72,8 @@ def play_on(service: GameService, played: PlayedGame, *, until_decision: int | N
 
 def _script(service: GameService, played: PlayedGame, seat: int, credential: str, n: int) -> None:
     game_id = played.game_id
-    if n == 1 and seat == 0:
+    # A game that refuses the talk tool (Chemistry: `say:` rides on the order) gets no talk.
+    if n == 1 and seat == 0 and get_engine(played.game).talk_refused is None:
         service.talk(game_id, credential, "Good luck, everyone.")
         service.talk(game_id, credential, "Psst, let us share.", to=[played.names[1]])
     if n == 2 and seat == 0:
