@@ -30,6 +30,7 @@ from .porter import porter_order
 from .room import SPECIES, VAT_TAKES, VATS
 from .rules import Room
 from .seeded import courier_seeded_order, freeloader_seeded_order
+from .state import ChemState
 from .views import state_from_view
 
 RIVAL_SHARE = 1.0
@@ -101,10 +102,14 @@ def _could(rule: SeededRule, view: Mapping[str, Any], s: int, last: str) -> bool
     return any(rule(view, s, probe) == last for _ in range(PROBES))
 
 
-def _sample_rules(view: Mapping[str, Any], seat: int, rng: Stream) -> list[OrderRule | None]:
-    """One bot per other seat, drawn among those that could give that seat's last order for
-    this room, else among those giving the same job, else among all."""
-    out: list[OrderRule | None] = []
+Fit = tuple[list[OrderRule], list[SeededRule]] | None
+"""The plain and seeded rules a seat's last order fits; None for the searching seat."""
+
+
+def _fits(view: Mapping[str, Any], seat: int) -> list[Fit]:
+    """Per seat, the bots that could give its last order for this room, else those giving the
+    same job, else all. It depends on the view only, so a decision works it out once."""
+    out: list[Fit] = []
     for entry in view["orders"]:
         s = int(entry["seat"])
         if s == seat:
@@ -121,9 +126,27 @@ def _sample_rules(view: Mapping[str, Any], seat: int, rng: Stream) -> list[Order
             else:
                 job = last.split()[0]
                 plain = [rule for rule in plain if rule(view, s).split()[0] == job] or plain
+        out.append((plain, seeded))
+    return out
+
+
+def _draw(fits: Sequence[Fit], rng: Stream) -> list[OrderRule | None]:
+    """One sample: a bot per other seat drawn among those its fit allows."""
+    out: list[OrderRule | None] = []
+    for fit in fits:
+        if fit is None:
+            out.append(None)
+            continue
+        plain, seeded = fit
         options = plain + [_seeded(rule, rng.next_u64()) for rule in seeded]
         out.append(rng.choice(options))
     return out
+
+
+def _sample_rules(view: Mapping[str, Any], seat: int, rng: Stream) -> list[OrderRule | None]:
+    """One bot per other seat, drawn among those that could give that seat's last order for
+    this room, else among those giving the same job, else among all."""
+    return _draw(_fits(view, seat), rng)
 
 
 def _rules_view(room: Room, view: Mapping[str, Any], last: Sequence[str]) -> dict[str, Any]:
@@ -141,13 +164,13 @@ def _rules_view(room: Room, view: Mapping[str, Any], last: Sequence[str]) -> dic
 
 def _roll(
     view: Mapping[str, Any],
+    state: ChemState,
     seat: int,
     first: str,
     rules: Sequence[OrderRule | None],
     horizon: int,
     work: Work,
 ) -> float:
-    state = state_from_view(view)
     room = Room(state)
     per_shift = state.ruleset.ticks_per_shift
     total = state.ruleset.total_ticks
@@ -175,12 +198,14 @@ def decide(view: Mapping[str, Any], level: int, rng: Stream, work: Work | None =
     seat = int(view["seat"])
     options = candidates(view)
     work.candidates = list(options)
-    samples = [_sample_rules(view, seat, rng) for _ in range(lv.samples)]
+    fits = _fits(view, seat)
+    samples = [_draw(fits, rng) for _ in range(lv.samples)]
+    state = state_from_view(view)
     best, best_value = options[0], float("-inf")
     for text in options:
         value = 0.0
         for rules in samples:
-            value += _roll(view, seat, text, rules, lv.horizon, work)
+            value += _roll(view, state, seat, text, rules, lv.horizon, work)
             work.rollouts += 1
         if value > best_value:
             best, best_value = text, value
